@@ -1,0 +1,62 @@
+import ArgumentParser
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one entry point of every helper executable: hardening first, then git's rules
+/// for actions, then the argument parser, with every failure as one line on stderr.
+public enum HelperRunner {
+    public static func main<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+        ProcessHardening.apply()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // git may call a helper with actions it does not know yet: ignore them, silently.
+        if isUnknownAction(arguments, known: Root.configuration.subcommands.map { $0._commandName }) {
+            exit(0)
+        }
+        do {
+            var command = try Root.parseAsRoot(arguments)
+            try command.run()
+            exit(0)
+        } catch {
+            exit(report(error, root: root))
+        }
+    }
+
+    /// The action is the last argument. It is unknown when it is a word (not an option)
+    /// and no argument names one of our commands.
+    static func isUnknownAction(_ arguments: [String], known: [String]) -> Bool {
+        guard let last = arguments.last, !last.hasPrefix("-") else { return false }
+        return !arguments.contains(where: known.contains) && last != "help"
+    }
+
+    /// Prints the error as one line on stderr (help on stdout) and returns the exit code.
+    static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
+        let program = Root._commandName
+        switch error {
+        case let error as HelperError:
+            SystemIO.writeAll(2, error.line(program: program) + "\n")
+            return error.kind == .usage ? 2 : 1
+        case let error as ProtocolError:
+            SystemIO.writeAll(2, "\(program): invalid credential input: \(error.message); nothing was stored\n")
+            return 2
+        case let error as ExitCode:
+            return error.rawValue
+        default:
+            let code = Root.exitCode(for: error)
+            if code == .success {
+                SystemIO.writeAll(1, Root.fullMessage(for: error) + "\n")
+                return 0
+            }
+            if code == .validationFailure || code.rawValue == 64 {
+                let message = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                let line = HelperError(.usage, message, fix: "see \(program) --help").line(program: program)
+                SystemIO.writeAll(2, line + "\n")
+                return 2
+            }
+            SystemIO.writeAll(2, "\(program): \(Root.message(for: error))\n")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import CredentialCore
+import SQLiteStore
+
+/// `git-credential-sqlite`: the encrypted SQLite store.
+public struct SQLiteHelper: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "git-credential-sqlite",
+        abstract: "A git credential helper that keeps credentials in an encrypted SQLite file.",
+        discussion: """
+            git runs it as `git-credential-sqlite [OPTIONS] get|store|erase` with the request on \
+            standard input. Every host, path, username and secret is sealed with AES-256-GCM; \
+            the key lives in a key file (the default, created on first store) or is wrapped \
+            by a passphrase (init --passphrase).
+
+            Examples:
+              git config --global credential.helper sqlite
+              git config --global credential.helper "sqlite --db ~/secrets/git.db"
+              git-credential-sqlite list
+              git-credential-sqlite init --passphrase && git-credential-sqlite unlock --timeout 8h
+            """,
+        subcommands: [
+            GetCommand<SQLiteOptions>.self, StoreCommand<SQLiteOptions>.self, EraseCommand<SQLiteOptions>.self,
+            CapabilityCommand.self, ListCommand<SQLiteOptions>.self, ImportCommand<SQLiteOptions>.self,
+            InitCommand.self, PasswdCommand.self, UnlockCommand.self, LockCommand.self,
+        ]
+    )
+
+    @OptionGroup var options: SQLiteOptions
+
+    public init() {}
+}
+
+struct SQLiteOptions: StoreOptions {
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
+        valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
+        valueName: "path"))
+    var keyFile: String?
+
+    @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp(
+        "Read the passphrase from this file descriptor instead of asking.", valueName: "n"))
+    var passphraseFD: Int32?
+
+    var location: StoreLocation {
+        get throws { try StoreLocation.resolve(database: database.map(expandingTilde), keyFile: keyFile.map(expandingTilde)) }
+    }
+
+    var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
+
+    func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
+    func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+}
+
+/// git runs helpers through the shell, which expands `~`; a path given in other ways may
+/// still carry one.
+func expandingTilde(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let home = SystemIO.environment("HOME") else { return path }
+    return home + path.dropFirst()
+}
+
+struct ScryptCost: ParsableArguments {
+    // For tests: debug builds run scrypt several times slower. Hidden from help.
+    @Option(name: .customLong("scrypt-cost"), help: .hidden)
+    var cost: UInt8 = PassphraseWrap.defaultCost
+}
+
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create the store, with a key file or (--passphrase) protected by a passphrase.",
+        discussion: """
+            With --passphrase, an existing key-file store is converted: its data key is wrapped \
+            under the passphrase. The passphrase is read from --passphrase-fd, an askpass \
+            program (GIT_ASKPASS, SSH_ASKPASS) or the terminal, never from the command line.
+
+            Examples:
+              git-credential-sqlite init
+              git-credential-sqlite init --passphrase
+              git-credential-sqlite init --passphrase --passphrase-fd 3 3< passphrase.txt
+            """)
+
+    @OptionGroup var options: SQLiteOptions
+    @Flag(help: "Protect the store with a passphrase instead of a key file.") var passphrase = false
+    @OptionGroup var scrypt: ScryptCost
+
+    func run() throws {
+        let message = try StoreAdministration.initialize(
+            try options.location, passphrase: passphrase ? options.passphrase : nil, cost: scrypt.cost)
+        SystemIO.writeAll(2, message + "\n")
+    }
+}
+
+struct PasswdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passwd",
+        abstract: "Change the passphrase of a passphrase-protected store.",
+        discussion: """
+            The data key is rewrapped atomically; no record is rewritten.
+
+            Example:
+              git-credential-sqlite passwd
+              git-credential-sqlite passwd --passphrase-fd 3 --new-passphrase-fd 4 3< old 4< new
+            """)
+
+    @OptionGroup var options: SQLiteOptions
+    @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp("Read the new passphrase from this file descriptor.", valueName: "n"))
+    var newPassphraseFD: Int32?
+    @OptionGroup var scrypt: ScryptCost
+
+    func run() throws {
+        let location = try options.location
+        try StoreAdministration.changePassphrase(location, current: options.passphrase,
+                                                 new: PassphraseSource(fd: newPassphraseFD), cost: scrypt.cost)
+        SystemIO.writeAll(2, "changed the passphrase of \(location.database)\n")
+    }
+}
+
+struct UnlockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Keep the unlocked key in the kernel keyring for a while, so git is not asked for the passphrase.",
+        discussion: """
+            Examples:
+              git-credential-sqlite unlock               # for 15 minutes
+              git-credential-sqlite unlock --timeout 8h
+            """)
+
+    @OptionGroup var options: SQLiteOptions
+    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d.", valueName: "duration"),
+            transform: Duration.seconds(parsing:))
+    var timeout: UInt32 = 900
+
+    func run() throws {
+        SystemIO.writeAll(2, try StoreAdministration.unlock(try options.location, passphrase: options.passphrase, timeout: timeout) + "\n")
+    }
+}
+
+struct LockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock", abstract: "Drop the unlocked key from the kernel keyring.",
+        discussion: "Example:\n  git-credential-sqlite lock")
+
+    @OptionGroup var options: SQLiteOptions
+
+    func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.location) + "\n") }
+}
+
+enum Duration {
+    /// "90", "90s", "15m", "8h", "2d" as seconds.
+    static func seconds(parsing text: String) throws -> UInt32 {
+        let units: [Character: UInt64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var digits = Substring(text)
+        var unit: UInt64 = 1
+        if let last = digits.last, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard let number = UInt64(digits), number > 0, number * unit <= UInt64(UInt32.max) else {
+            throw ValidationError("invalid duration '\(text)': use seconds, or a number followed by s, m, h or d")
+        }
+        return UInt32(number * unit)
+    }
+}

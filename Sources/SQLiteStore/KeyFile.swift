@@ -1,0 +1,40 @@
+import CredentialCore
+
+/// The default key: 32 random bytes in a small text file of its own, 0600, in a 0700
+/// directory apart from the database. Format: a version line, then base64.
+enum KeyFile {
+    static let header = "git-credential-sqlite key v1"
+
+    static func read(_ path: String) throws(HelperError) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try PrivateFiles.readSecret(path) } catch {
+            if !PrivateFiles.exists(path) {
+                throw HelperError(.failure, "the key file \(path) is missing, and the store cannot be decrypted without it",
+                                  fix: "restore it from a backup, point --key-file or \(StoreLocation.keyFileVariable) at it, or move the database aside to start a new store")
+            }
+            throw error
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        guard lines.count == 2, lines[0] == header, let key = Base64.decode(String(lines[1])), key.count == 32 else {
+            throw HelperError(.failure, "\(path) is not a git-credential-sqlite key file",
+                              fix: "restore the right key file from a backup")
+        }
+        return key
+    }
+
+    /// The existing key, or a new random one written atomically. Only used when no
+    /// database exists yet, so a missing key is never replaced under existing data.
+    static func readOrCreate(_ path: String) throws(HelperError) -> [UInt8] {
+        if PrivateFiles.exists(path) { return try read(path) }
+        let key = randomBytes(32)
+        if try PrivateFiles.createExclusively(path, contents: text(for: key)) { return key }
+        return try read(path)  // another process created it first: use theirs
+    }
+
+    static func text(for key: [UInt8]) -> [UInt8] { Array((header + "\n" + Base64.encode(key) + "\n").utf8) }
+}
+
+func randomBytes(_ count: Int) -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+}

@@ -1,0 +1,30 @@
+import CredentialCore
+
+/// Where a passphrase comes from: an inherited descriptor given on the command line,
+/// else a person (askpass or terminal). Never argv, never the environment.
+public struct PassphraseSource: Sendable {
+    public var fd: Int32?
+
+    public init(fd: Int32? = nil) { self.fd = fd }
+
+    /// The passphrase, or `nil` when there is no descriptor and no one to ask.
+    func read(prompt: String) throws -> [UInt8]? {
+        if let fd { return try SecretPrompt.read(fd: fd) }
+        return try SecretPrompt.ask(prompt)
+    }
+
+    /// A new passphrase: asked twice when a person types it, refused when empty.
+    func readNew(prompt: String) throws -> [UInt8] {
+        let noOne = HelperError(.usage, "no passphrase given and no terminal or askpass program to ask for one",
+                                fix: "run it in a terminal, or pass the passphrase on a descriptor with --passphrase-fd")
+        guard let first = try read(prompt: prompt) else { throw noOne }
+        if first.isEmpty {
+            throw HelperError(.usage, "the passphrase is empty", fix: "choose a passphrase, or use the default key file (init without --passphrase)")
+        }
+        if fd == nil {
+            guard let again = try read(prompt: "Repeat the passphrase: ") else { throw noOne }
+            if again != first { throw HelperError(.usage, "the two passphrases differ", fix: "run the command again") }
+        }
+        return first
+    }
+}

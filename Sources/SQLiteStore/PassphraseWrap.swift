@@ -1,0 +1,68 @@
+import CredentialCore
+import Crypto
+import CryptoExtras
+import FoundationEssentials
+
+/// The data key wrapped under a passphrase: scrypt derives a key-encryption key, which
+/// seals the data key with AES-256-GCM. Changing the passphrase rewraps, nothing else.
+/// Blob: "GCSP1", log2(N), r, p (one byte each), 16-byte salt, sealed key.
+public struct PassphraseWrap {
+    static let magic = Array("GCSP1".utf8)
+    /// scrypt N = 2^17, r = 8, p = 1: 128 MiB and a few tenths of a second, paid once per unlock.
+    public static let defaultCost: UInt8 = 17
+    /// What a database may ask of us: a hostile file must not make us allocate gigabytes.
+    static let maximumMemory = 1 << 30
+
+    let cost: UInt8
+    let blockSize: UInt8
+    let parallelism: UInt8
+    let salt: [UInt8]
+    let sealed: [UInt8]
+
+    static func wrap(_ dataKey: [UInt8], passphrase: [UInt8], cost: UInt8, databaseID: [UInt8]) throws -> PassphraseWrap {
+        let salt = randomBytes(16)
+        let kek = try deriveKey(passphrase, salt: salt, cost: cost, blockSize: 8, parallelism: 1)
+        let header = magic + [cost, 8, 1] + salt
+        let box = try AES.GCM.seal(dataKey, using: kek, authenticating: header + databaseID)
+        return PassphraseWrap(cost: cost, blockSize: 8, parallelism: 1, salt: salt, sealed: Array(box.combined!))
+    }
+
+    init(cost: UInt8, blockSize: UInt8, parallelism: UInt8, salt: [UInt8], sealed: [UInt8]) {
+        self.cost = cost
+        self.blockSize = blockSize
+        self.parallelism = parallelism
+        self.salt = salt
+        self.sealed = sealed
+    }
+
+    init?(blob: [UInt8]) {
+        let fixed = Self.magic.count + 3 + 16
+        guard blob.count > fixed, Array(blob.prefix(Self.magic.count)) == Self.magic else { return nil }
+        let params = blob[Self.magic.count..<Self.magic.count + 3]
+        self.init(cost: params[params.startIndex], blockSize: params[params.startIndex + 1],
+                  parallelism: params[params.startIndex + 2],
+                  salt: Array(blob[(fixed - 16)..<fixed]), sealed: Array(blob[fixed...]))
+    }
+
+    var blob: [UInt8] { Self.magic + [cost, blockSize, parallelism] + salt + sealed }
+
+    /// The data key, or `nil` when the passphrase is wrong.
+    func unwrap(passphrase: [UInt8], databaseID: [UInt8]) throws -> [UInt8]? {
+        let kek = try Self.deriveKey(passphrase, salt: salt, cost: cost, blockSize: blockSize, parallelism: parallelism)
+        let header = Self.magic + [cost, blockSize, parallelism] + salt
+        guard let box = try? AES.GCM.SealedBox(combined: sealed),
+              let key = try? AES.GCM.open(box, using: kek, authenticating: header + databaseID)
+        else { return nil }
+        return Array(key)
+    }
+
+    static func deriveKey(_ passphrase: [UInt8], salt: [UInt8], cost: UInt8, blockSize: UInt8, parallelism: UInt8) throws -> SymmetricKey {
+        let memory = 128 * Int(blockSize) * (1 << Int(min(cost, 40))) * Int(parallelism)
+        guard (1...30).contains(cost), blockSize > 0, parallelism > 0, memory <= maximumMemory else {
+            throw HelperError(.failure, "the store asks for scrypt parameters beyond what is safe to run (log2 N \(cost), r \(blockSize), p \(parallelism))",
+                              fix: "the database was not written by git-credential-sqlite; restore it from a backup")
+        }
+        return try KDF.Scrypt.deriveKey(from: passphrase, salt: salt, outputByteCount: 32, rounds: 1 << Int(cost),
+                                        blockSize: Int(blockSize), parallelism: Int(parallelism), maxMemory: maximumMemory + 1)
+    }
+}

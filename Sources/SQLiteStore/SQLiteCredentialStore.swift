@@ -1,0 +1,121 @@
+import CredentialCore
+import FoundationEssentials
+
+/// The encrypted SQLite store. Each row holds a keyed-hash tag of (protocol, host) for
+/// look-ups and one sealed record with every field; the file alone reveals no host,
+/// path, username, secret or expiry. Matching happens after decryption, with the one
+/// rule of CredentialCore.
+public final class SQLiteCredentialStore: CredentialStore {
+    public let location: StoreLocation
+    let database: StoreDatabase
+    let keys: StoreKeys
+
+    init(location: StoreLocation, database: StoreDatabase, dataKey: [UInt8]) {
+        self.location = location
+        self.database = database
+        self.keys = StoreKeys(dataKey: dataKey, databaseID: database.meta[Meta.databaseID] ?? [])
+    }
+
+    /// The store for get, erase and list: `nil` when there is none yet (nothing is created).
+    public static func openExisting(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore? {
+        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else { return nil }
+        return SQLiteCredentialStore(location: location, database: database,
+                                     dataKey: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+    }
+
+    /// The store for store and import: on first use, creates the database and, in its
+    /// own directory, the key file.
+    public static func openOrCreate(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore {
+        var database = try StoreDatabase.open(location.database, create: true)!
+        if database.meta.isEmpty {
+            try database.initialize { try KeyAccess.keyFileMeta(location: location) }
+        }
+        return SQLiteCredentialStore(location: location, database: database,
+                                     dataKey: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+    }
+
+    // MARK: CredentialStore
+
+    public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
+        try guarding { try rows(near: request).map(\.credential).filter { $0.isMatched(by: request, for: purpose) } }
+    }
+
+    public func replace(with credentials: [Credential]) throws {
+        try guarding {
+            try database.connection.transaction(writing: true) {
+                let insert = try database.connection.prepare("INSERT INTO credential(tag, sealed) VALUES (?, x'')")
+                let seal = try database.connection.prepare("UPDATE credential SET sealed = ? WHERE id = ?")
+                for credential in credentials {
+                    for row in try rows(near: credential) where row.credential.hasSameKey(as: credential) {
+                        try delete(row.id)
+                    }
+                    let tag = tag(of: credential)
+                    try insert.bind(.blob(tag)).run()
+                    // The row id is part of the sealed record's additional data, so the
+                    // record is sealed once the row exists.
+                    let id = database.connection.lastInsertedRowID
+                    let sealed = try keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                    try seal.bind(.blob(sealed), .integer(id)).run()
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    public func remove(matching request: Credential) throws -> Int {
+        try guarding {
+            try database.connection.transaction(writing: true) {
+                let doomed = try rows(near: request).filter { $0.credential.isMatched(by: request, for: .erase) }
+                for row in doomed { try delete(row.id) }
+                return doomed.count
+            }
+        }
+    }
+
+    public func list() throws -> [Credential] {
+        try guarding { try rows(near: Credential()).map(\.credential.withoutSecrets) }
+    }
+
+    // MARK: Rows
+
+    struct Row {
+        let id: Int64
+        let credential: Credential
+    }
+
+    /// The decrypted rows that can match `request`, newest first: those with its tag when
+    /// it names protocol and host, else all of them.
+    func rows(near request: Credential) throws -> [Row] {
+        let statement: SQLiteStatement
+        if request.protocol != nil && request.host != nil {
+            statement = try database.connection.prepare("SELECT id, tag, sealed FROM credential WHERE tag = ? ORDER BY id DESC")
+            try statement.bind(.blob(tag(of: request)))
+        } else {
+            statement = try database.connection.prepare("SELECT id, tag, sealed FROM credential ORDER BY id DESC")
+        }
+        var rows: [Row] = []
+        while try statement.step() {
+            let id = statement.integer(0)
+            guard let plaintext = try? keys.open(statement.blob(2), rowID: id, tag: statement.blob(1)),
+                  let credential = RecordCodec.decode(plaintext)
+            else {
+                throw HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
+                                  fix: "restore the database from a backup")
+            }
+            rows.append(Row(id: id, credential: credential))
+        }
+        return rows
+    }
+
+    func tag(of credential: Credential) -> [UInt8] {
+        keys.tag(protocol: credential.protocol?.bytes, host: credential.host?.bytes)
+    }
+
+    func delete(_ id: Int64) throws {
+        try database.connection.prepare("DELETE FROM credential WHERE id = ?").bind(.integer(id)).run()
+    }
+
+    func guarding<T>(_ body: () throws -> T) throws -> T {
+        try StoreDatabase.guarding(location.database, body)
+    }
+}

@@ -1,0 +1,121 @@
+import CSQLite
+import CredentialCore
+
+/// The database file before its key is known: opening it, recognising it, creating
+/// its schema, and turning SQLite's errors into one line with a fix.
+struct StoreDatabase {
+    static let applicationID: Int64 = 0x4743_5351  // "GCSQ"
+    static let formatVersion: Int64 = 1
+    /// Concurrent git processes wait for each other this long instead of failing.
+    static let busyTimeoutMilliseconds: Int32 = 15_000
+
+    let path: String
+    let connection: SQLiteDatabase
+    /// Empty when the file holds no store yet (new or zero-length).
+    var meta: [String: [UInt8]]
+
+    /// Opens the database at `path`; `nil` when it does not exist and `create` is false,
+    /// so that get on a missing store creates nothing.
+    static func open(_ path: String, create: Bool) throws -> StoreDatabase? {
+        if !PrivateFiles.exists(path) {
+            guard create else { return nil }
+            try PrivateFiles.makeDirectories(PrivateFiles.directory(of: path))
+        }
+        return try guarding(path) {
+            let connection = try SQLiteDatabase(path: path, create: create)
+            sqlite3_busy_timeout(connection.handle, busyTimeoutMilliseconds)
+            let header = try connection.prepare("PRAGMA application_id")
+            _ = try header.step()
+            let application = header.integer(0)
+            let version = try connection.prepare("PRAGMA user_version")
+            _ = try version.step()
+            let format = version.integer(0)
+            let tables = try connection.prepare("SELECT count(*) FROM sqlite_master")
+            _ = try tables.step()
+            let isEmpty = application == 0 && format == 0 && tables.integer(0) == 0
+            if !isEmpty && application != applicationID {
+                throw HelperError(.failure, "\(path) is an SQLite database, but not a git-credential-sqlite store",
+                                  fix: "point --db or \(StoreLocation.databaseVariable) at the store, or move that file aside")
+            }
+            if format > formatVersion {
+                throw HelperError(.failure, "\(path) has format version \(format), newer than this git-credential-sqlite understands (\(formatVersion))",
+                                  fix: "upgrade git-credential-sqlite")
+            }
+            try connection.execute("PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA temp_store=MEMORY")
+            var database = StoreDatabase(path: path, connection: connection, meta: [:])
+            if !isEmpty { database.meta = try database.readMeta() }
+            return database
+        }
+    }
+
+    func readMeta() throws -> [String: [UInt8]] {
+        var meta: [String: [UInt8]] = [:]
+        let rows = try connection.prepare("SELECT name, value FROM meta")
+        while try rows.step() { meta[rows.text(0) ?? ""] = rows.blob(1) }
+        return meta
+    }
+
+    /// Creates the schema and records `meta`, unless another process did so first; either
+    /// way, returns the meta that is now in the file.
+    mutating func initialize(_ makeMeta: () throws -> [String: [UInt8]]) throws {
+        let path = self.path
+        meta = try Self.guarding(path) {
+            // WAL cannot be switched on inside a transaction; it is recorded in the file.
+            try connection.execute("PRAGMA journal_mode=WAL")
+            return try connection.transaction(writing: true) {
+                let existing = try readMetaIfAny()
+                if !existing.isEmpty { return existing }
+                try connection.execute("""
+                    CREATE TABLE meta(name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE credential(id INTEGER PRIMARY KEY AUTOINCREMENT, tag BLOB NOT NULL, sealed BLOB NOT NULL);
+                    CREATE INDEX credential_by_tag ON credential(tag);
+                    PRAGMA application_id=\(Self.applicationID);
+                    PRAGMA user_version=\(Self.formatVersion);
+                    """)
+                let fresh = try makeMeta()
+                try write(meta: fresh)
+                return fresh
+            }
+        }
+    }
+
+    func write(meta: [String: [UInt8]]) throws {
+        let insert = try connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)")
+        for (name, value) in meta { try insert.bind(.text(name), .blob(value)).run() }
+    }
+
+    private func readMetaIfAny() throws -> [String: [UInt8]] {
+        let tables = try connection.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'meta'")
+        _ = try tables.step()
+        return tables.integer(0) == 0 ? [:] : try readMeta()
+    }
+
+    /// Runs `body`, turning SQLite's errors into one line that names the file and a fix.
+    static func guarding<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw describe(error, path: path) }
+    }
+
+    static func describe(_ error: SQLiteError, path: String) -> HelperError {
+        switch error.primaryCode {
+        case SQLITE_NOTADB:
+            return HelperError(.failure, "\(path) is not a git-credential-sqlite store (not an SQLite file, or its header is damaged)",
+                               fix: "restore it from a backup, or move it aside to start a new store")
+        case SQLITE_CORRUPT:
+            return HelperError(.failure, "\(path) is damaged (\(error.message))",
+                               fix: "restore it from a backup, or move it aside to start a new store")
+        case SQLITE_READONLY:
+            return HelperError(.failure, "cannot write to \(path): it or its directory is read-only (\(error.message))",
+                               fix: "make the file and its directory writable by you (chmod u+w)")
+        case SQLITE_FULL:
+            return HelperError(.failure, "cannot write to \(path): the disk is full", fix: "free some space and try again")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return HelperError(.failure, "\(path) stayed locked by another process for \(busyTimeoutMilliseconds / 1000) seconds",
+                               fix: "find the process holding it (fuser \(path)) and let it finish")
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
+            return HelperError(.failure, "cannot open \(path): \(error.message)",
+                               fix: "check that the file and its directory exist and are yours (ls -l)")
+        default:
+            return HelperError(.failure, "\(path): \(error.message)", fix: "check the disk and the file system")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import FoundationEssentials
+
+/// The keys derived from the one random data key (HKDF-SHA256, salted with the
+/// database's random id, so the same key file gives unrelated tags in two databases).
+struct StoreKeys {
+    let tagKey: SymmetricKey
+    let sealKey: SymmetricKey
+    /// Stored in the database to tell a wrong key from a damaged record.
+    let check: [UInt8]
+
+    init(dataKey: [UInt8], databaseID: [UInt8]) {
+        let master = SymmetricKey(data: dataKey)
+        func derive(_ purpose: String) -> SymmetricKey {
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, salt: databaseID,
+                                   info: Array("git-credential-sqlite v1 \(purpose)".utf8), outputByteCount: 32)
+        }
+        tagKey = derive("lookup tag")
+        sealKey = derive("record seal")
+        check = Array(HMAC<SHA256>.authenticationCode(for: Array("key check".utf8), using: derive("key check")))
+    }
+
+    /// The look-up tag of a (protocol, host) pair: a keyed hash, so the file reveals
+    /// neither, only which rows share one.
+    func tag(protocol scheme: [UInt8]?, host: [UInt8]?) -> [UInt8] {
+        let message = RecordCodec.field(scheme) + RecordCodec.field(host)
+        return Array(HMAC<SHA256>.authenticationCode(for: message, using: tagKey).prefix(16))
+    }
+
+    /// AES-256-GCM with the row id and tag as additional data: a sealed blob moved to
+    /// another row, or a tag changed, fails to open.
+    func seal(_ plaintext: [UInt8], rowID: Int64, tag: [UInt8]) throws -> [UInt8] {
+        let box = try AES.GCM.seal(plaintext, using: sealKey, authenticating: Self.aad(rowID: rowID, tag: tag))
+        return Array(box.combined!)
+    }
+
+    func open(_ sealed: [UInt8], rowID: Int64, tag: [UInt8]) throws -> [UInt8] {
+        let box = try AES.GCM.SealedBox(combined: sealed)
+        return Array(try AES.GCM.open(box, using: sealKey, authenticating: Self.aad(rowID: rowID, tag: tag)))
+    }
+
+    static func aad(rowID: Int64, tag: [UInt8]) -> [UInt8] {
+        Array("git-credential-sqlite record v1".utf8) + withUnsafeBytes(of: rowID.bigEndian, Array.init) + tag
+    }
+}

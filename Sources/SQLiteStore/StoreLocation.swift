@@ -1,0 +1,39 @@
+import CredentialCore
+
+/// Where the store keeps its files. Defaults follow XDG: the database under
+/// `$XDG_DATA_HOME` (~/.local/share), the key file under `$XDG_CONFIG_HOME` (~/.config),
+/// so the key never sits beside the data it protects. Options beat the environment,
+/// which beats the defaults.
+public struct StoreLocation: Sendable, Equatable {
+    public static let databaseVariable = "GIT_CREDENTIAL_SQLITE_DB"
+    public static let keyFileVariable = "GIT_CREDENTIAL_SQLITE_KEY_FILE"
+    static let directoryName = "git-credential-sqlite"
+
+    public var database: String
+    public var keyFile: String
+
+    public init(database: String, keyFile: String) {
+        self.database = database
+        self.keyFile = keyFile
+    }
+
+    /// Resolves options, then environment, then XDG defaults.
+    public static func resolve(database: String?, keyFile: String?) throws -> StoreLocation {
+        let db = try database ?? SystemIO.environment(databaseVariable)
+            ?? xdgBase("XDG_DATA_HOME", default: ".local/share") + "/\(directoryName)/credentials.db"
+        let key = try keyFile ?? SystemIO.environment(keyFileVariable)
+            ?? xdgBase("XDG_CONFIG_HOME", default: ".config") + "/\(directoryName)/key"
+        return StoreLocation(database: db, keyFile: key)
+    }
+
+    /// An XDG base directory: the variable if it holds an absolute path (the spec says to
+    /// ignore a relative one), else `$HOME/default`.
+    static func xdgBase(_ variable: String, default fallback: String) throws -> String {
+        if let value = SystemIO.environment(variable), value.hasPrefix("/") { return value }
+        guard let home = SystemIO.environment("HOME") else {
+            throw HelperError(.failure, "HOME is not set, so there is no default location for the store",
+                              fix: "set HOME, or pass --db and --key-file")
+        }
+        return home + "/" + fallback
+    }
+}
