@@ -16,7 +16,7 @@ struct ListCommand<Options: StoreOptions>: ParsableCommand {
     @OptionGroup var options: Options
 
     func run() throws {
-        let items = try options.openExisting()?.list() ?? []
+        let items = try options.settings.openExisting()?.list() ?? []
         SystemIO.writeAll(1, CredentialTable.render(items, now: now()))
     }
 }
@@ -40,7 +40,7 @@ struct ImportCommand<Options: StoreOptions>: ParsableCommand {
 
     func run() throws {
         let source = try GitCredentialsFile.read(file)
-        if !source.credentials.isEmpty { try options.openOrCreate().replace(with: source.credentials) }
+        if !source.credentials.isEmpty { try options.settings.openOrCreate().replace(with: source.credentials) }
         SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(file); skipped \(source.skipped) lines\n")
     }
 }

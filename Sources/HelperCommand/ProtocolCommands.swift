@@ -5,61 +5,100 @@ import CredentialCore
 import Glibc
 #endif
 
-/// How a helper's options open its store: the one thing the shared protocol commands
-/// need to know about a backend.
-public protocol StoreOptions: ParsableArguments {
+/// A helper's settings as plain values: how to open its store. Read by the argument
+/// parser for people, and without it for git's own calls (see `HelperRunner`).
+public protocol StoreSettings {
+    init()
     /// The store to read or erase from; `nil` when none exists (nothing is created).
     func openExisting() throws -> CredentialStore?
     /// The store to write to, created on first use.
     func openOrCreate() throws -> CredentialStore
+    /// Sets the option of that long name; false for any it does not know.
+    mutating func set(option name: String, to value: String) -> Bool
 }
 
-func now() -> UInt64 { UInt64(max(0, time(nil))) }
-
-struct GetCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "get", abstract: "Print the stored credential that matches the request on stdin (git calls this).")
-    }
-
-    @OptionGroup var options: Options
-
-    func run() throws {
-        let request = try WireFormat.read(from: 0)
-        do {
-            if let found = try HelperActions.get(request, now: now(), from: options.openExisting) {
-                SystemIO.writeAll(1, WireFormat.response(found, for: request))
+extension StoreSettings {
+    /// The options of git's call (`--name value` or `--name=value`), read without the
+    /// argument parser; `nil` when they are anything else.
+    init?(gitArguments: ArraySlice<String>) {
+        self.init()
+        var remaining = gitArguments
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("--") else { return nil }
+            let option = argument.dropFirst(2)
+            if let equals = option.firstIndex(of: "=") {
+                guard set(option: String(option[..<equals]), to: String(option[option.index(after: equals)...])) else { return nil }
+            } else {
+                guard let value = remaining.popFirst(), set(option: String(option), to: value) else { return nil }
             }
-        } catch let error as HelperError where error.kind == .unavailable {
-            // git moves on to the next helper or its own prompt: say why once, exit 0.
-            SystemIO.writeAll(2, error.line(program: CommandLine.programName) + "\n")
         }
     }
 }
 
-struct StoreCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "store", abstract: "Store the credential on stdin, replacing the one for the same user and location (git calls this).")
+/// The argument-parser face of a helper's settings.
+public protocol StoreOptions: ParsableArguments {
+    associatedtype Settings: StoreSettings
+    var settings: Settings { get }
+}
+
+func now() -> UInt64 { UInt64(max(0, time(nil))) }
+
+/// get, store and erase: what git calls, the same for every backend.
+enum ProtocolAction: String, CaseIterable {
+    case get, store, erase
+
+    /// The action when the arguments are git's own call (`[OPTIONS] ACTION`, no help asked).
+    static func invoked(by arguments: [String]) -> ProtocolAction? {
+        guard let last = arguments.last, let action = ProtocolAction(rawValue: last),
+              !arguments.contains(where: { ["-h", "--help", "help"].contains($0) })
+        else { return nil }
+        return action
     }
 
-    @OptionGroup var options: Options
+    var abstract: String {
+        switch self {
+        case .get: "Print the stored credential that matches the request on stdin (git calls this)."
+        case .store: "Store the credential on stdin, replacing the one for the same user and location (git calls this)."
+        case .erase: "Erase every stored credential that matches the request on stdin (git calls this)."
+        }
+    }
 
-    func run() throws {
-        let credential = try WireFormat.read(from: 0)
-        try HelperActions.store(credential, now: now(), in: options.openOrCreate)
+    func run(_ settings: some StoreSettings) throws {
+        let request = try WireFormat.read(from: 0)
+        switch self {
+        case .get:
+            do {
+                if let found = try HelperActions.get(request, now: now(), from: settings.openExisting) {
+                    SystemIO.writeAll(1, WireFormat.response(found, for: request))
+                }
+            } catch let error as HelperError where error.kind == .unavailable {
+                // git moves on to the next helper or its own prompt: say why once, exit 0.
+                SystemIO.writeAll(2, error.line(program: CommandLine.programName) + "\n")
+            }
+        case .store: try HelperActions.store(request, now: now(), in: settings.openOrCreate)
+        case .erase: try HelperActions.erase(request, from: settings.openExisting)
+        }
     }
 }
 
-struct EraseCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "erase", abstract: "Erase every stored credential that matches the request on stdin (git calls this).")
-    }
-
+/// The protocol actions as commands, so that they show in help and man pages; git's
+/// own calls reach `ProtocolAction` directly.
+struct GetCommand<Options: StoreOptions>: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: ProtocolAction.get.abstract) }
     @OptionGroup var options: Options
+    func run() throws { try ProtocolAction.get.run(options.settings) }
+}
 
-    func run() throws {
-        let request = try WireFormat.read(from: 0)
-        try HelperActions.erase(request, from: options.openExisting)
-    }
+struct StoreCommand<Options: StoreOptions>: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "store", abstract: ProtocolAction.store.abstract) }
+    @OptionGroup var options: Options
+    func run() throws { try ProtocolAction.store.run(options.settings) }
+}
+
+struct EraseCommand<Options: StoreOptions>: ParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "erase", abstract: ProtocolAction.erase.abstract) }
+    @OptionGroup var options: Options
+    func run() throws { try ProtocolAction.erase.run(options.settings) }
 }
 
 struct CapabilityCommand: ParsableCommand {

@@ -3,7 +3,9 @@ import CredentialCore
 import SQLiteStore
 
 /// `git-credential-sqlite`: the encrypted SQLite store.
-public struct SQLiteHelper: ParsableCommand {
+public struct SQLiteHelper: HelperRoot {
+    public typealias Options = SQLiteOptions
+
     public static let configuration = CommandConfiguration(
         commandName: "git-credential-sqlite",
         abstract: "A git credential helper that keeps credentials in an encrypted SQLite file.",
@@ -31,20 +33,31 @@ public struct SQLiteHelper: ParsableCommand {
     public init() {}
 }
 
-struct SQLiteOptions: StoreOptions {
-    @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
-        valueName: "path"))
+/// Where the SQLite store is and how to unlock it.
+public struct SQLiteSettings: StoreSettings {
+    enum Names {
+        static let database = "db"
+        static let keyFile = "key-file"
+        static let passphraseFD = "passphrase-fd"
+    }
+
     var database: String?
-
-    @Option(name: .customLong("key-file"), help: ArgumentHelp(
-        "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
-        valueName: "path"))
     var keyFile: String?
-
-    @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp(
-        "Read the passphrase from this file descriptor instead of asking.", valueName: "n"))
     var passphraseFD: Int32?
+
+    public init() {}
+
+    public mutating func set(option name: String, to value: String) -> Bool {
+        switch name {
+        case Names.database: database = value
+        case Names.keyFile: keyFile = value
+        case Names.passphraseFD:
+            guard let fd = Int32(value) else { return false }
+            passphraseFD = fd
+        default: return false
+        }
+        return true
+    }
 
     var location: StoreLocation {
         get throws { try StoreLocation.resolve(database: database.map(expandingTilde), keyFile: keyFile.map(expandingTilde)) }
@@ -52,8 +65,36 @@ struct SQLiteOptions: StoreOptions {
 
     var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
 
-    func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
-    func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+    public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
+    public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+}
+
+public struct SQLiteOptions: StoreOptions {
+    typealias Names = SQLiteSettings.Names
+
+    @Option(name: .customLong(Names.database), help: ArgumentHelp(
+        "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
+        valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong(Names.keyFile), help: ArgumentHelp(
+        "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
+        valueName: "path"))
+    var keyFile: String?
+
+    @Option(name: .customLong(Names.passphraseFD), help: ArgumentHelp(
+        "Read the passphrase from this file descriptor instead of asking.", valueName: "n"))
+    var passphraseFD: Int32?
+
+    public init() {}
+
+    public var settings: SQLiteSettings {
+        var settings = SQLiteSettings()
+        settings.database = database
+        settings.keyFile = keyFile
+        settings.passphraseFD = passphraseFD
+        return settings
+    }
 }
 
 /// git runs helpers through the shell, which expands `~`; a path given in other ways may
@@ -90,7 +131,7 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let message = try StoreAdministration.initialize(
-            try options.location, passphrase: passphrase ? options.passphrase : nil, cost: scrypt.cost)
+            try options.settings.location, passphrase: passphrase ? options.settings.passphrase : nil, cost: scrypt.cost)
         SystemIO.writeAll(2, message + "\n")
     }
 }
@@ -113,8 +154,8 @@ struct PasswdCommand: ParsableCommand {
     @OptionGroup var scrypt: ScryptCost
 
     func run() throws {
-        let location = try options.location
-        try StoreAdministration.changePassphrase(location, current: options.passphrase,
+        let location = try options.settings.location
+        try StoreAdministration.changePassphrase(location, current: options.settings.passphrase,
                                                  new: PassphraseSource(fd: newPassphraseFD), cost: scrypt.cost)
         SystemIO.writeAll(2, "changed the passphrase of \(location.database)\n")
     }
@@ -136,7 +177,7 @@ struct UnlockCommand: ParsableCommand {
     var timeout: UInt32 = 900
 
     func run() throws {
-        SystemIO.writeAll(2, try StoreAdministration.unlock(try options.location, passphrase: options.passphrase, timeout: timeout) + "\n")
+        SystemIO.writeAll(2, try StoreAdministration.unlock(try options.settings.location, passphrase: options.settings.passphrase, timeout: timeout) + "\n")
     }
 }
 
@@ -147,7 +188,7 @@ struct LockCommand: ParsableCommand {
 
     @OptionGroup var options: SQLiteOptions
 
-    func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.location) + "\n") }
+    func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.settings.location) + "\n") }
 }
 
 enum Duration {

@@ -32,7 +32,7 @@ enum KeyAccess {
             }
             guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
                 throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
-                                  fix: "run git-credential-sqlite unlock")
+                                  fix: "run git-credential-sqlite --db \(location.database) unlock")
             }
             return try unwrap(meta: meta, passphrase: phrase, location: location)
         default:

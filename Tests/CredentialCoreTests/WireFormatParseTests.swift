@@ -121,6 +121,12 @@ struct WireFormatParseTests {
         #expect(request == Credential(protocol: "https"))
     }
 
+    @Test func keysThatOnlyLookLikeKnownKeysAreIgnored() throws {
+        let request = try WireFormat.parse(
+            bytes("host") + [0xFF] + bytes("=evil\n") + bytes(" host=evil\nhost =evil\nh\u{00F6}st=evil\nprotocol=https\n"))
+        #expect(request == Credential(protocol: "https"))
+    }
+
     @Test func unknownCapabilitiesAreKeptButNotMistakenForAuthtype() throws {
         let request = try parse("capability[]=state\ncapability[]=authtype2\n")
         #expect(!request.hasCapability(Capability.authtype))

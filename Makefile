@@ -1,0 +1,43 @@
+# git credential helpers for Linux. `make install` and `make test` work on a fresh Debian 12.
+PREFIX ?= $(HOME)/.local
+DESTDIR ?=
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+
+EXECUTABLES := git-credential-sqlite
+BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev pkg-config
+TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3
+RELEASE_DIR := .build/release
+
+.PHONY: all build install uninstall test bench deps-build deps-test clean
+
+all: build
+
+deps-build:
+	@scripts/apt-install $(BUILD_PACKAGES)
+
+deps-test:
+	@scripts/apt-install $(TEST_PACKAGES)
+
+# Release: static Swift runtime (no libswift*.so to find at startup), stripped.
+build: deps-build
+	$(SWIFT) build -c release --static-swift-stdlib $(addprefix --product ,$(EXECUTABLES))
+	strip $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
+
+install: build
+	install -d -m 755 $(BINDIR)
+	install -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(BINDIR)/
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH; add it, or git will not find the helpers" ;; esac
+
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(EXECUTABLES))
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps-test build
+	python3 bench/bench.py --bin $(RELEASE_DIR)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,244 @@
+import Testing
+@testable import CredentialCore
+
+@Suite("HelperActions: get, store and erase on a store")
+struct HelperActionsTests {
+    static let now: UInt64 = 1_700_000_000
+    let store = InMemoryStore()
+
+    static func login(
+        _ username: Value?, _ password: Value?, host: Value = "example.com", path: Value? = nil,
+        expiry: UInt64? = nil
+    ) -> Credential {
+        Credential(protocol: "https", host: host, path: path, username: username, password: password, passwordExpiryUTC: expiry)
+    }
+
+    static func lookup(host: Value = "example.com", username: Value? = nil, capabilities: [Value] = []) -> Credential {
+        var request = Credential(protocol: "https", host: host, username: username)
+        request.capabilities = capabilities
+        return request
+    }
+
+    func save(_ credentials: Credential...) throws {
+        for credential in credentials { try HelperActions.store(credential, now: Self.now) { store.open() } }
+    }
+
+    func get(_ request: Credential, now: UInt64 = Self.now) throws -> Credential? {
+        try HelperActions.get(request, now: now) { store.open() }
+    }
+
+    func erase(_ request: Credential) throws {
+        try HelperActions.erase(request) { store.open() }
+    }
+
+    var usernames: [Value?] { store.stored.map(\.username) }
+
+    // MARK: get
+
+    @Test func getReturnsTheMostRecentlyStoredMatch() throws {
+        try save(Self.login("alice", "pw-a"), Self.login("bob", "pw-b"), Self.login("carol", "pw-c", host: "other.example"))
+        #expect(try get(Self.lookup())?.username == "bob")
+        #expect(try get(Self.lookup(username: "alice"))?.password == "pw-a")
+        #expect(try get(Self.lookup(host: "other.example"))?.username == "carol")
+    }
+
+    @Test func getAfterReplacementReturnsTheReplacedItem() throws {
+        try save(Self.login("alice", "old"), Self.login("bob", "pw-b"), Self.login("alice", "new"))
+        #expect(try get(Self.lookup())?.password == "new")
+    }
+
+    @Test func getFindsNothingForAnotherHostOrPort() throws {
+        try save(Self.login("alice", "pw", host: "example.com:8443"))
+        #expect(try get(Self.lookup(host: "example.com")) == nil)
+        #expect(try get(Self.lookup(host: "example.com:443")) == nil)
+        #expect(try get(Self.lookup(host: "example.com:8443"))?.password == "pw")
+    }
+
+    @Test func getNeedsACompleteLookup() throws {
+        try save(Self.login("alice", "pw"))
+        #expect(try get(Credential(protocol: "https")) == nil)
+        #expect(try get(Credential(host: "example.com")) == nil)
+        #expect(try get(Credential(username: "alice")) == nil)
+        #expect(try get(Credential()) == nil)
+    }
+
+    @Test func getWithholdsAnExpiredPassword() throws {
+        try store.replace(with: Self.login("alice", "pw", expiry: Self.now - 1))
+        #expect(try get(Self.lookup()) == nil)
+    }
+
+    @Test func getReturnsAPasswordExpiringExactlyNow() throws {
+        try store.replace(with: Self.login("alice", "pw", expiry: Self.now))
+        #expect(try get(Self.lookup())?.passwordExpiryUTC == Self.now)
+        #expect(try get(Self.lookup(), now: Self.now + 1) == nil)
+    }
+
+    @Test func getSkipsAnExpiredItemForAnOlderValidOne() throws {
+        try store.replace(with: Self.login("alice", "valid", expiry: Self.now + 60))
+        try store.replace(with: Self.login("bob", "expired", expiry: Self.now - 60))
+        #expect(try get(Self.lookup())?.password == "valid")
+    }
+
+    @Test func getReturnsExpiryAndRefreshToken() throws {
+        var credential = Self.login("alice", "pw", expiry: Self.now + 3600)
+        credential.oauthRefreshToken = "refresh"
+        try save(credential)
+        let found = try #require(try get(Self.lookup()))
+        #expect(found.passwordExpiryUTC == Self.now + 3600)
+        #expect(found.oauthRefreshToken == "refresh")
+    }
+
+    @Test func authtypeOnlyItemNeedsTheCapability() throws {
+        try save(Credential(protocol: "https", host: "example.com", authtype: "Bearer", credential: "token"))
+        #expect(try get(Self.lookup()) == nil)
+        #expect(try get(Self.lookup(capabilities: ["state"])) == nil)
+        let found = try #require(try get(Self.lookup(capabilities: ["authtype", "state"])))
+        #expect(found.authtype == "Bearer" && found.credential == "token")
+    }
+
+    @Test func withoutTheCapabilityAnOlderPasswordItemIsReturnedInstead() throws {
+        try save(Self.login("alice", "pw"), Credential(protocol: "https", host: "example.com", authtype: "Bearer", credential: "token"))
+        #expect(try get(Self.lookup())?.password == "pw")
+        #expect(try get(Self.lookup(capabilities: ["authtype"]))?.credential == "token")
+    }
+
+    @Test func itemWithEmptyPasswordIsReturned() throws {
+        try save(Self.login("", ""))
+        let found = try #require(try get(Self.lookup()))
+        #expect(found.username == "" && found.password == "")
+    }
+
+    /// What git asks for a client certificate's passphrase (http.sslCertPasswordProtected).
+    @Test func certificatePassphraseIsFoundByPath() throws {
+        try save(try parse("protocol=cert\nhost=\npath=/home/me/cert.p12\nusername=\npassword=passphrase\n"))
+        #expect(try get(try parse("protocol=cert\nhost=\npath=/home/me/cert.p12\nusername=\n"))?.password == "passphrase")
+        #expect(try get(try parse("protocol=cert\nhost=\npath=/home/me/other.p12\nusername=\n")) == nil)
+        #expect(try get(try parse("protocol=https\nhost=\npath=/home/me/cert.p12\n")) == nil)
+    }
+
+    @Test func getThroughTheWireFormat() throws {
+        try save(Credential(protocol: "https", host: "example.com", username: "alice", password: "pw", authtype: "Bearer", credential: "token"))
+        for (request, expected) in [
+            ("protocol=https\nhost=example.com\n\n", "username=alice\npassword=pw\n"),
+            ("capability[]=authtype\ncapability[]=state\nprotocol=https\nhost=example.com\n\n",
+             "capability[]=authtype\nauthtype=Bearer\ncredential=token\nusername=alice\npassword=pw\n"),
+            ("protocol=https\nhost=example.com:443\n\n", ""),
+        ] {
+            let parsed = try parse(request)
+            let answer = try get(parsed).map { WireFormat.response($0, for: parsed) } ?? []
+            #expect(String(decoding: answer, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test func getOpensNoStoreForAnIncompleteLookup() throws {
+        #expect(try get(Credential(host: "example.com", username: "alice")) == nil)
+        #expect(store.opens == 0)
+    }
+
+    @Test func getWithoutAStoreFindsNothing() throws {
+        #expect(try HelperActions.get(Self.lookup(), now: Self.now) { nil } == nil)
+    }
+
+    // MARK: store
+
+    @Test func storeKeepsOnlyTheStorableFields() throws {
+        var credential = Self.login("alice", "pw", expiry: Self.now + 10)
+        credential.capabilities = ["authtype"]
+        credential.wwwauth = ["Basic"]
+        credential.state = ["x"]
+        try save(credential)
+        #expect(store.stored == [credential.storable])
+    }
+
+    @Test func storeIgnoresAnEphemeralCredential() throws {
+        var credential = Self.login("alice", "pw")
+        credential.ephemeral = true
+        try save(credential)
+        #expect(store.stored.isEmpty)
+        #expect(store.opens == 0)
+    }
+
+    @Test func storeIgnoresAnIncompleteCredential() throws {
+        try save(
+            Self.login("alice", nil),
+            Self.login(nil, "pw"),
+            Credential(host: "example.com", username: "alice", password: "pw"),
+            Credential(protocol: "https", username: "alice", password: "pw"),
+            Credential(protocol: "https", host: "example.com", authtype: "Bearer"))
+        #expect(store.stored.isEmpty)
+    }
+
+    @Test func storeIgnoresAnAlreadyExpiredCredential() throws {
+        try save(Self.login("alice", "pw", expiry: Self.now - 1))
+        #expect(store.stored.isEmpty)
+        try save(Self.login("alice", "pw", expiry: Self.now))
+        #expect(store.stored.count == 1)
+    }
+
+    @Test func storeReplacesTheSameKeyAndKeepsOtherUsers() throws {
+        var first = Self.login("alice", "old", expiry: Self.now + 100)
+        first.oauthRefreshToken = "old-refresh"
+        try save(first, Self.login("bob", "pw-b"), Self.login("alice", "new"))
+        #expect(usernames == ["alice", "bob"])
+        let alice = try #require(try get(Self.lookup(username: "alice")))
+        #expect(alice.password == "new")
+        #expect(alice.passwordExpiryUTC == nil)
+        #expect(alice.oauthRefreshToken == nil)
+        #expect(try get(Self.lookup(username: "bob"))?.password == "pw-b")
+    }
+
+    @Test func storeTreatsOtherPathsPortsAndEmptyUsernamesAsOtherKeys() throws {
+        try save(
+            Self.login("alice", "1"), Self.login("alice", "2", path: "repo"), Self.login("alice", "3", host: "example.com:8443"),
+            Self.login("", "4"))
+        #expect(store.stored.count == 4)
+    }
+
+    // MARK: erase
+
+    @Test func eraseWithoutKeyFieldsErasesNothing() throws {
+        try save(Self.login("alice", "pw"), Self.login("bob", "pw"))
+        try erase(Credential())
+        try erase(Credential(password: "pw"))
+        try erase(Credential(authtype: "Bearer", credential: "token"))
+        #expect(store.stored.count == 2)
+        #expect(store.opens == 2)  // the two stores only
+    }
+
+    @Test func eraseDeletesEveryMatch() throws {
+        try save(Self.login("alice", "a"), Self.login("bob", "b"), Self.login("carol", "c", host: "example.com:8443"))
+        try erase(Self.lookup())
+        #expect(usernames == ["carol"])
+    }
+
+    @Test func eraseWithAUsernameDeletesOnlyThatUser() throws {
+        try save(Self.login("alice", "a"), Self.login("bob", "b"))
+        try erase(Self.lookup(username: "alice"))
+        #expect(usernames == ["bob"])
+    }
+
+    @Test func eraseWithAPasswordDeletesOnlyItemsWithThatPassword() throws {
+        try save(Self.login("alice", "shared"), Self.login("bob", "other"), Self.login("carol", "shared"))
+        var request = Self.lookup()
+        request.password = "shared"
+        try erase(request)
+        #expect(usernames == ["bob"])
+    }
+
+    @Test func eraseWithAWrongPasswordDeletesNothing() throws {
+        try save(Self.login("alice", "pw"))
+        var request = Self.lookup(username: "alice")
+        request.password = "stale"
+        try erase(request)
+        #expect(usernames == ["alice"])
+    }
+
+    @Test func eraseOfTheNewestUserKeepsTheOthers() throws {
+        try save(Self.login("alice", "a"), Self.login("bob", "b"))
+        var request = Self.lookup()
+        request.password = "b"
+        try erase(request)
+        #expect(usernames == ["alice"])
+        #expect(try get(Self.lookup())?.username == "alice")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a finished child process left behind.
+struct ProcessResult: CustomStringConvertible {
+    /// The exit status, or `nil` when a signal ended the process.
+    var exitCode: Int32?
+    var signal: Int32?
+    var timedOut: Bool
+    var stdout: [UInt8]
+    var stderr: [UInt8]
+
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    /// Standard output as lines, without their LF.
+    var stdoutLines: [String] { Self.lines(stdout) }
+    /// Standard error as lines, without their LF.
+    var stderrLines: [String] { Self.lines(stderr) }
+
+    /// `key=value` lines of standard output as a dictionary (the last one wins, as in git).
+    var attributes: [String: String] {
+        var result: [String: String] = [:]
+        for line in stdoutLines {
+            guard let separator = line.firstIndex(of: "=") else { continue }
+            result[String(line[..<separator])] = String(line[line.index(after: separator)...])
+        }
+        return result
+    }
+
+    var description: String {
+        let ending = timedOut ? "timed out" : exitCode.map { "exit \($0)" } ?? "signal \(signal ?? 0)"
+        return "[\(ending)] stdout: \(stdoutText.debugDescription) stderr: \(stderrText.debugDescription)"
+    }
+
+    static func lines(_ bytes: [UInt8]) -> [String] {
+        guard !bytes.isEmpty else { return [] }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+struct SpawnError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs a program to completion with posix_spawn: given stdin bytes, stdout and stderr
+/// read concurrently (one poll loop, so no pipe can fill up and deadlock), extra
+/// descriptors opened on files (`3<file`), in a new session without a controlling
+/// terminal (so nothing can prompt on the terminal of whoever runs the tests), and killed
+/// with its whole process group after `timeout` seconds.
+enum ChildProcess {
+    /// glibc's POSIX_SPAWN_SETSID (since 2.26); the macro is not imported into Swift.
+    private static let spawnSetSID: Int16 = 0x80
+    /// Pipes are created and marked close-on-exec under this lock, and spawns take it
+    /// too, so a pipe end never leaks into a child started by a test running in parallel.
+    private static let spawnLock = NSLock()
+
+    static func run(
+        _ executable: String, _ arguments: [String], stdin: [UInt8] = [],
+        environment: [String: String], inputFiles: [Int32: String] = [:], timeout: Double = 30
+    ) throws -> ProcessResult {
+        signal(SIGPIPE, SIG_IGN)  // a child that exits before reading all of stdin is not our death
+        let (pid, input, output, errors) = try spawn(executable, arguments, environment: environment, inputFiles: inputFiles)
+        let deadline = Date().addingTimeInterval(timeout)
+        var result = ProcessResult(exitCode: nil, signal: nil, timedOut: false, stdout: [], stderr: [])
+        result.timedOut = !pump(stdin, into: input, from: output, errors, result: &result, until: deadline)
+        if result.timedOut { kill(-pid, SIGKILL) }
+        let status = waitForExit(pid, until: deadline)
+        if status & 0x7F == 0 {
+            result.exitCode = (status >> 8) & 0xFF
+        } else {
+            result.signal = status & 0x7F
+            result.timedOut = result.timedOut || Date() >= deadline
+        }
+        return result
+    }
+
+    /// Starts the child; returns its pid and our ends of its stdin, stdout and stderr.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], inputFiles: [Int32: String]
+    ) throws -> (pid_t, Int32, Int32, Int32) {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        let input = try makePipe(), output = try makePipe(), errors = try makePipe()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        for (fd, path) in inputFiles.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_addopen(&actions, fd, path, O_RDONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, spawnSetSID)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted(by: { $0.key < $1.key }).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        [input.read, output.write, errors.write].forEach { close($0) }
+        guard code == 0 else {
+            [input.write, output.read, errors.read].forEach { close($0) }
+            throw SpawnError(description: "cannot run \(executable): \(String(cString: strerror(code)))"
+                + " (build the package first, or set HELPER_BIN_DIR to the directory holding the executables)")
+        }
+        return (pid, input.write, output.read, errors.read)
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Feeds stdin and collects stdout and stderr until both are closed. False on timeout.
+    /// Closes all three descriptors.
+    private static func pump(
+        _ stdin: [UInt8], into input: Int32, from output: Int32, _ errors: Int32,
+        result: inout ProcessResult, until deadline: Date
+    ) -> Bool {
+        var input: Int32? = input, output: Int32? = output, errors: Int32? = errors
+        var written = 0
+        _ = fcntl(input!, F_SETFL, fcntl(input!, F_GETFL) | O_NONBLOCK)
+        if stdin.isEmpty { close(input!); input = nil }
+        defer { [input, output, errors].compactMap { $0 }.forEach { close($0) } }
+
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while output != nil || errors != nil {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var fds = [pollfd(fd: input ?? -1, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: output ?? -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: errors ?? -1, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000) + 1) < 0 { continue }
+
+            if let fd = input, fds[0].revents != 0 {
+                let count = stdin.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+                if count > 0 { written += count }
+                if written == stdin.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(fd)
+                    input = nil
+                }
+            }
+            for (index, stream) in [(1, \ProcessResult.stdout), (2, \ProcessResult.stderr)] {
+                guard let fd = index == 1 ? output : errors, fds[index].revents != 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    result[keyPath: stream] += buffer[0..<count]
+                } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                    close(fd)
+                    if index == 1 { output = nil } else { errors = nil }
+                }
+            }
+        }
+        return true
+    }
+
+    /// The wait status; kills the process group if it is still running at the deadline.
+    private static func waitForExit(_ pid: pid_t, until deadline: Date) -> Int32 {
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { return status }
+            if done < 0 && errno != EINTR { return status }
+            if Date() >= deadline {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return status
+            }
+            usleep(2000)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built executables: beside the test binary (SwiftPM puts both in its build
+/// directory), unless HELPER_BIN_DIR names another directory.
+enum BuiltProducts {
+    static let directory: String = {
+        if let override = ProcessInfo.processInfo.environment["HELPER_BIN_DIR"], !override.isEmpty {
+            return override
+        }
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return (testBinary as NSString).deletingLastPathComponent
+    }()
+
+    static var sqliteHelper: String { directory + "/git-credential-sqlite" }
+}
+
+/// One test's private world: a fresh directory serving as HOME, XDG_DATA_HOME and
+/// XDG_CONFIG_HOME, and a minimal environment built from nothing (no GIT_ASKPASS or
+/// SSH_ASKPASS unless a test adds them). Removed when the test is done with it.
+final class Sandbox {
+    static let searchPath = "/usr/local/bin:/usr/bin:/bin"
+
+    let root: String
+    var home: String { root + "/home" }
+    var dataHome: String { root + "/data" }
+    var configHome: String { root + "/config" }
+
+    /// Where git-credential-sqlite keeps its files when no option or variable says otherwise.
+    var databaseDirectory: String { dataHome + "/git-credential-sqlite" }
+    var database: String { databaseDirectory + "/credentials.db" }
+    var keyDirectory: String { configHome + "/git-credential-sqlite" }
+    var keyFile: String { keyDirectory + "/key" }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.path + "/e2e-" + UUID().uuidString
+        for directory in [root, root + "/home", root + "/data", root + "/config"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    var environment: [String: String] {
+        ["PATH": Self.searchPath, "HOME": home, "XDG_DATA_HOME": dataHome, "XDG_CONFIG_HOME": configHome,
+         "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "LANG": "C.UTF-8"]
+    }
+
+    /// Runs `executable` with the sandbox's environment plus `extra`.
+    func run(
+        _ executable: String, _ arguments: [String], input: [UInt8] = [],
+        environment extra: [String: String] = [:], inputFiles: [Int32: String] = [:]
+    ) throws -> ProcessResult {
+        try ChildProcess.run(executable, arguments, stdin: input,
+                             environment: environment.merging(extra) { $1 }, inputFiles: inputFiles)
+    }
+
+    /// git, run in the sandbox's home directory (outside any repository).
+    func git(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+        try run(Self.which("git") ?? "/usr/bin/git", ["-C", home] + arguments, input: input)
+    }
+
+    /// git-credential-sqlite with its default (XDG) locations, or with `options`.
+    func sqlite(_ options: [String] = []) -> SQLiteHelper { SQLiteHelper(sandbox: self, options: options) }
+
+    /// Writes a file (mode 0600 unless told) in the sandbox and returns its path.
+    @discardableResult
+    func file(_ name: String, _ contents: [UInt8], mode: Int = 0o600) throws -> String {
+        let path = root + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard FileManager.default.createFile(atPath: path, contents: Data(contents), attributes: [.posixPermissions: mode]) else {
+            throw SpawnError(description: "cannot write \(path)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    @discardableResult
+    func file(_ name: String, _ text: String, mode: Int = 0o600) throws -> String {
+        try file(name, Array(text.utf8), mode: mode)
+    }
+
+    /// The full path of a program on the sandbox's PATH.
+    static func which(_ program: String) -> String? {
+        searchPath.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// git-credential-sqlite as a test drives it: fixed leading options (`--db X` ...),
+/// extra environment and descriptors (a passphrase on fd 3), then an action.
+struct SQLiteHelper {
+    let sandbox: Sandbox
+    var options: [String] = []
+    var environment: [String: String] = [:]
+    var inputFiles: [Int32: String] = [:]
+
+    /// `git-credential-sqlite OPTIONS ARGUMENTS` with `input` on stdin.
+    func callAsFunction(_ arguments: String..., input: [UInt8] = []) throws -> ProcessResult {
+        try run(options + arguments, input: input)
+    }
+
+    /// The arguments exactly as given, without the helper's fixed options.
+    func run(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+        try sandbox.run(BuiltProducts.sqliteHelper, arguments, input: input,
+                        environment: environment, inputFiles: inputFiles)
+    }
+
+    func get(_ request: [UInt8]) throws -> ProcessResult { try self("get", input: request) }
+    func store(_ credential: [UInt8]) throws -> ProcessResult { try self("store", input: credential) }
+    func erase(_ request: [UInt8]) throws -> ProcessResult { try self("erase", input: request) }
+    func list() throws -> ProcessResult { try self("list") }
+
+    /// Stores each credential, expecting every store to succeed silently.
+    func storeAll(_ credentials: [UInt8]..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for credential in credentials {
+            let result = try store(credential)
+            #expect(result.exitCode == 0 && result.stderr.isEmpty, "store failed: \(result)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The same helper with the passphrase file open on descriptor `fd`.
+    func with(passphraseFile path: String, on fd: Int32 = 3) -> SQLiteHelper {
+        var copy = self
+        copy.inputFiles[fd] = path
+        copy.options += ["--passphrase-fd", String(fd)]
+        return copy
+    }
+
+    func with(environment extra: [String: String]) -> SQLiteHelper {
+        var copy = self
+        copy.environment.merge(extra) { $1 }
+        return copy
+    }
+}
+
+// MARK: Wire format
+
+/// A request or credential as git writes it: one `key=value` line each, then a blank line.
+func wire(_ lines: String...) -> [UInt8] { wire(lines) }
+func wire(_ lines: [String]) -> [UInt8] { Array((lines.map { $0 + "\n" }.joined() + "\n").utf8) }
+
+// MARK: Files
+
+/// Permission bits of a file or directory (no symlinks followed).
+func permissions(of path: String) -> Int? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return Int(info.st_mode & 0o7777)
+}
+
+func fileExists(_ path: String) -> Bool { permissions(of: path) != nil }
+
+func contents(of path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+}
+
+/// The regular files directly inside `directory`.
+func files(in directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map { directory + "/" + $0 }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the UTF-8 bytes of `text` occur anywhere in these bytes.
+    func containsUTF8(_ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
+        return (0...(count - needle.count)).contains { start in self[start..<start + needle.count].elementsEqual(needle) }
+    }
+}
+
+// MARK: Expectations
+
+/// Exit 0, nothing on stderr.
+func expectSuccess(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)
+}
+
+/// A get that found nothing: exit 0, no output at all (git compares stderr exactly).
+func expectSilentMiss(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
+            "expected a silent miss: \(result)", sourceLocation: sourceLocation)
+}
+
+/// A failure reported as exactly one line on stderr that contains each of `phrases`.
+func expectOneLineFailure(
+    _ result: ProcessResult, exitCode: Int32? = nil, mentioning phrases: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if let exitCode {
+        #expect(result.exitCode == exitCode, "\(result)", sourceLocation: sourceLocation)
+    } else {
+        #expect(result.exitCode != nil && result.exitCode != 0, "expected a failure: \(result)", sourceLocation: sourceLocation)
+    }
+    #expect(result.stderrLines.count == 1 && result.stderrText.hasSuffix("\n"),
+            "expected one line on stderr: \(result)", sourceLocation: sourceLocation)
+    for phrase in phrases {
+        #expect(result.stderrText.contains(phrase), "stderr lacks \(phrase.debugDescription): \(result)",
+                sourceLocation: sourceLocation)
+    }
+}

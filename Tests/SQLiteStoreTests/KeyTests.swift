@@ -1,0 +1,86 @@
+import CredentialCore
+import Foundation
+import Testing
+@testable import SQLiteStore
+
+@Suite struct KeyTests {
+    let sandbox = Sandbox()
+
+    @Test func recordsRoundTripAndArePadded() throws {
+        let item = Credential(protocol: "https", host: "h", username: "u", password: "p", passwordExpiryUTC: 7)
+        let encoded = RecordCodec.encode(item)
+        #expect(encoded.count % RecordCodec.blockSize == 0)
+        #expect(RecordCodec.decode(encoded) == item)
+        #expect(RecordCodec.decode(Array(encoded.dropLast(encoded.count - 10))) == nil)
+        #expect(RecordCodec.decode([2] + encoded.dropFirst()) == nil, "unknown record version")
+    }
+
+    @Test func tagsDependOnTheKeyAndTheDatabase() {
+        let key = [UInt8](repeating: 7, count: 32)
+        let one = StoreKeys(dataKey: key, databaseID: [1])
+        let two = StoreKeys(dataKey: key, databaseID: [2])
+        #expect(one.tag(protocol: Array("https".utf8), host: Array("h".utf8)) == one.tag(protocol: Array("https".utf8), host: Array("h".utf8)))
+        #expect(one.tag(protocol: Array("https".utf8), host: Array("h".utf8)) != two.tag(protocol: Array("https".utf8), host: Array("h".utf8)))
+        #expect(one.tag(protocol: Array("https".utf8), host: []) != one.tag(protocol: Array("https".utf8), host: nil),
+                "an empty host and no host are different look-ups")
+    }
+
+    @Test func sealingBindsTheRow() throws {
+        let keys = StoreKeys(dataKey: [UInt8](repeating: 1, count: 32), databaseID: [9])
+        let sealed = try keys.seal([1, 2, 3], rowID: 5, tag: [4])
+        #expect(try keys.open(sealed, rowID: 5, tag: [4]) == [1, 2, 3])
+        #expect(throws: (any Error).self) { try keys.open(sealed, rowID: 6, tag: [4]) }
+        #expect(throws: (any Error).self) { try keys.open(sealed, rowID: 5, tag: [3]) }
+    }
+
+    @Test func passphraseWrapOpensOnlyWithThePassphrase() throws {
+        let key = [UInt8](repeating: 3, count: 32)
+        let wrap = try PassphraseWrap.wrap(key, passphrase: Array("correct horse".utf8), cost: 10, databaseID: [1])
+        let reread = try #require(PassphraseWrap(blob: wrap.blob))
+        #expect(try reread.unwrap(passphrase: Array("correct horse".utf8), databaseID: [1]) == key)
+        #expect(try reread.unwrap(passphrase: Array("wrong".utf8), databaseID: [1]) == nil)
+        #expect(try reread.unwrap(passphrase: Array("correct horse".utf8), databaseID: [2]) == nil)
+    }
+
+    @Test func hostileScryptParametersAreRefusedBeforeAllocating() throws {
+        let wrap = PassphraseWrap(cost: 30, blockSize: 255, parallelism: 255, salt: [UInt8](repeating: 0, count: 16), sealed: [1])
+        let error = try #require(throws: HelperError.self) { try wrap.unwrap(passphrase: [1], databaseID: []) }
+        #expect(error.message.contains("scrypt parameters"))
+    }
+
+    @Test func keyFileIsCreatedOnceAndPrivately() throws {
+        let path = sandbox.root + "/config/key"
+        let first = try KeyFile.readOrCreate(path)
+        #expect(try KeyFile.readOrCreate(path) == first)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let directory = try FileManager.default.attributesOfItem(atPath: sandbox.root + "/config")
+        #expect((directory[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func racingCreatorsAgreeOnOneKey() async throws {
+        let path = sandbox.root + "/config/key"
+        let keys = await withTaskGroup(of: [UInt8]?.self) { group in
+            for _ in 0..<8 { group.addTask { try? KeyFile.readOrCreate(path) } }
+            return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
+        }
+        #expect(Set(keys.compactMap { $0 }).count == 1)
+        #expect(keys.allSatisfy { $0 != nil })
+    }
+
+    @Test func aKeyFileOthersCanReadIsRefused() throws {
+        let path = sandbox.root + "/config/key"
+        _ = try KeyFile.readOrCreate(path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let error = try #require(throws: HelperError.self) { try KeyFile.read(path) }
+        #expect(error.message.contains("mode 644"))
+        #expect(error.fix?.contains("chmod 600") == true)
+    }
+
+    @Test func aDamagedKeyFileIsNamed() throws {
+        let path = sandbox.root + "/key"
+        FileManager.default.createFile(atPath: path, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
+        let error = try #require(throws: HelperError.self) { try KeyFile.read(path) }
+        #expect(error.message == "\(path) is not a git-credential-sqlite key file")
+    }
+}

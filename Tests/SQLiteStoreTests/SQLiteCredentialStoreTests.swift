@@ -1,0 +1,130 @@
+import CredentialCore
+import Foundation
+import Testing
+@testable import SQLiteStore
+
+@Suite struct SQLiteCredentialStoreTests {
+    let sandbox = Sandbox()
+
+    @Test func storesAndFindsByTheMatchingRule() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("example.com", user: "alice", password: "a1"))
+        try store.replace(with: credential("example.com", user: "bob", password: "b1"))
+        try store.replace(with: credential("example.com:8443", user: "carol", password: "c1"))
+
+        let all = try store.items(matching: Credential(protocol: "https", host: "example.com"), for: .lookup)
+        #expect(all.map(\.username) == ["bob", "alice"], "newest first, exact host:port")
+        let bob = try store.items(matching: Credential(protocol: "https", host: "example.com", username: "bob"), for: .lookup)
+        #expect(bob.map(\.password) == ["b1"])
+        let byUser = try store.items(matching: Credential(username: "carol"), for: .lookup)
+        #expect(byUser.map(\.host) == ["example.com:8443"], "a request without host scans every row")
+    }
+
+    @Test func replacesTheItemWithTheSameKeyOnly() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("h", user: "alice", password: "old", path: "repo"))
+        try store.replace(with: credential("h", user: "alice", password: "other-path"))
+        var updated = credential("h", user: "alice", password: "new", path: "repo")
+        updated.passwordExpiryUTC = 4_000_000_000
+        try store.replace(with: updated)
+
+        let items = try store.items(matching: Credential(protocol: "https", host: "h"), for: .lookup)
+        #expect(items.count == 2)
+        #expect(items.first == updated)
+        #expect(items.last?.password == "other-path")
+    }
+
+    @Test func removeHonoursThePassword() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("h", user: "alice", password: "shared"))
+        try store.replace(with: credential("h", user: "bob", password: "different"))
+        let removed = try store.remove(matching: Credential(protocol: "https", host: "h", password: "shared"))
+        #expect(removed == 1)
+        #expect(try store.list().map(\.username) == ["bob"])
+    }
+
+    @Test func listNeverCarriesSecrets() throws {
+        let store = try sandbox.store()
+        var item = credential("h", user: "alice", password: "secret")
+        item.oauthRefreshToken = "refresh"
+        item.authtype = "Bearer"
+        item.credential = "token"
+        try store.replace(with: item)
+        let listed = try #require(try store.list().first)
+        #expect(listed.password == nil && listed.oauthRefreshToken == nil && listed.credential == nil)
+        #expect(listed.username == "alice" && listed.authtype == "Bearer")
+    }
+
+    @Test func everyFieldSurvivesTheRoundTrip() throws {
+        let store = try sandbox.store()
+        let item = Credential(protocol: "cert", host: "", path: "/home/u/cert.p12", username: "",
+                              password: Value([0xFF, 0x00, 0x41]), passwordExpiryUTC: 1_900_000_000,
+                              oauthRefreshToken: "r", authtype: "Bearer", credential: "c")
+        try store.replace(with: item)
+        #expect(try store.items(matching: Credential(protocol: "cert", host: ""), for: .lookup) == [item])
+    }
+
+    @Test func aSealedRecordMovedToAnotherRowFailsAuthentication() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("a.example", user: "alice", password: "pa"))
+        try store.replace(with: credential("b.example", user: "bob", password: "pb"))
+        try sandbox.tamper("UPDATE credential SET sealed = (SELECT sealed FROM credential WHERE id = 1) WHERE id = 2")
+        #expect(throws: HelperError.self) { try store.list() }
+    }
+
+    @Test func aTagMovedToAnotherRowFailsAuthentication() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("a.example", user: "alice", password: "pa"))
+        try store.replace(with: credential("b.example", user: "bob", password: "pb"))
+        try sandbox.tamper("UPDATE credential SET tag = (SELECT tag FROM credential WHERE id = 1) WHERE id = 2")
+        #expect(throws: HelperError.self) {
+            try store.items(matching: Credential(protocol: "https", host: "a.example"), for: .lookup)
+        }
+    }
+
+    @Test func theDatabaseIsConfiguredAsDesigned() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("h", user: "u", password: "p"))
+        #expect(try sandbox.scalar("PRAGMA journal_mode") == "wal")
+        #expect(try sandbox.scalar("PRAGMA user_version") == "1")
+        #expect(try sandbox.scalar("PRAGMA integrity_check") == "ok")
+        let connection = store.database.connection
+        for (pragma, expected) in [("secure_delete", "1"), ("synchronous", "2"), ("temp_store", "2")] {
+            let statement = try connection.prepare("PRAGMA \(pragma)")
+            _ = try statement.step()
+            #expect(statement.text(0) == expected, "PRAGMA \(pragma)")
+        }
+    }
+
+    @Test func aNewerFormatIsRefusedClearly() throws {
+        try sandbox.store().replace(with: credential("h", user: "u", password: "p"))
+        try sandbox.tamper("PRAGMA user_version = 2")
+        let error = try #require(throws: HelperError.self) { try SQLiteCredentialStore.openExisting(sandbox.location) }
+        #expect(error.message.contains("format version 2, newer than"))
+        #expect(error.fix == "upgrade git-credential-sqlite")
+    }
+
+    @Test func anotherSQLiteDatabaseIsNotTakenForAStore() throws {
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/data", withIntermediateDirectories: true)
+        let other = try SQLiteDatabase(path: sandbox.location.database, create: true)
+        try other.execute("CREATE TABLE notes(text)")
+        let before = sandbox.bytes(sandbox.location.database)
+        let error = try #require(throws: HelperError.self) { try sandbox.store() }
+        #expect(error.message.contains("not a git-credential-sqlite store"))
+        #expect(sandbox.bytes(sandbox.location.database) == before)
+    }
+
+    @Test func getOnAMissingStoreCreatesNothing() throws {
+        #expect(try SQLiteCredentialStore.openExisting(sandbox.location) == nil)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.location.keyFile))
+    }
+
+    @Test func importIsOneTransaction() throws {
+        let store = try sandbox.store()
+        let many = (0..<500).map { credential(Value("host-\($0).example"), user: "u", password: Value("p\($0)")) }
+        try store.replace(with: many)
+        #expect(try store.list().count == 500)
+        #expect(try store.items(matching: Credential(protocol: "https", host: "host-321.example"), for: .lookup).first?.password == "p321")
+    }
+}
