@@ -27,10 +27,15 @@ Row sets:
   * git-credential-sqlite in passphrase mode with the key cached in the kernel
     keyring ("unlocked") = A  vs  key-file mode = B, at 10 entries.
 
-Method: A and B are run interleaved (A, B, B, A, A, B, ... : alternating which
-goes first) after a few interleaved warm-up runs, so machine noise hits both
-alike. Times are wall-clock, in milliseconds, and include process spawn; the
-spawn overhead of this harness (median time to run /bin/true) is printed in the
+Method: all stores are set up first. Then, per operation, the script runs
+rounds; each round runs that operation once on every helper of every row set,
+A and B of a row set next to each other, forward on even rounds and backward
+on odd ones (A1 B1 A2 B2 ... then ... B2 A2 B1 A1). So A and B are interleaved,
+which goes first alternates, and slow drift in machine load hits every size
+alike (which matters for the store-flatness target, a ratio across sizes).
+Warm-up rounds come first (untimed; they also verify store/erase with a get).
+Times are wall-clock, in milliseconds, and include process spawn; the spawn
+overhead of this harness (median time to run /bin/true) is printed in the
 header for scale. All helpers run with HOME and XDG_* pointing into a
 temporary directory that is removed at the end.
 
@@ -75,6 +80,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -98,6 +104,7 @@ TARGET_PASSPHRASE_GET_RATIO = 1.5  # passphrase (unlocked) get / key-file get
 SMALL, LARGE = 10, 100_000
 
 PASSPHRASE = "correct horse battery staple (bench)"
+UNLOCK_TIMEOUT = "1h"   # longer than any run; `lock` drops the key at the end anyway
 
 
 class BenchError(Exception):
@@ -191,6 +198,7 @@ def run_timed(argv: list[str], stdin: bytes, environment: Environment) -> RunRes
 
 def become_child_subreaper() -> None:
     """Orphaned descendants get re-parented to us (needed by run_for_peak_rss)."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)   # an inherited SIG_IGN would auto-reap children
     PR_SET_CHILD_SUBREAPER = 36
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
@@ -203,34 +211,37 @@ def run_for_peak_rss(argv: list[str], stdin: bytes, environment: Environment) ->
     /bin/sh starts the helper in the background, prints its pid and exits; the
     helper is re-parented to this (subreaper) process and reaped with os.wait4.
     Its ru_maxrss then reflects the small shell it was forked from, not Python.
+    The request is written only after the shell is gone, so the helper cannot
+    finish (and be reaped by the shell) before it is re-parented to us.
     """
-    for _attempt in range(3):
-        request_r, request_w = os.pipe()
-        pid_r, pid_w = os.pipe()
-        script = f'"$@" <&{request_r} {request_r}<&- {pid_w}>&- & echo $! >&{pid_w}'
-        shell = subprocess.Popen(["/bin/sh", "-c", script, "sh", *argv],
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, pass_fds=(request_r, pid_w),
-                                 env=environment.env, cwd=environment.root)
-        os.close(request_r)
-        os.close(pid_w)
-        try:
-            os.write(request_w, stdin)
-        except BrokenPipeError:
-            pass
+    request_r, request_w = os.pipe()
+    pid_r, pid_w = os.pipe()
+    script = f'"$@" <&{request_r} {request_r}<&- {pid_w}>&- & echo $! >&{pid_w}'
+    shell = subprocess.Popen(["/bin/sh", "-c", script, "sh", *argv],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, pass_fds=(request_r, pid_w),
+                             env=environment.env, cwd=environment.root)
+    os.close(request_r)
+    os.close(pid_w)
+    with os.fdopen(pid_r) as f:
+        pid_text = f.read().strip()
+    if shell.wait() != 0 or not pid_text.isdigit():
         os.close(request_w)
-        with os.fdopen(pid_r) as f:
-            helper_pid = int(f.read().strip())
-        out, err = shell.communicate()   # EOF only after the helper exits too
-        if shell.returncode != 0:
-            raise BenchError(f"/bin/sh launcher failed ({shell.returncode}): {err.decode(errors='replace')}")
-        try:
-            _, status, rusage = os.wait4(helper_pid, 0)
-        except ChildProcessError:
-            continue   # the shell reaped it first; try again
-        return RunResult(argv, os.waitstatus_to_exitcode(status), out, err,
-                         maxrss_kib=rusage.ru_maxrss)
-    raise BenchError(f"could not reap {argv[0]} for its rusage (is /bin/sh reaping background jobs?)")
+        _, err = shell.communicate()
+        raise BenchError(f"/bin/sh launcher failed ({shell.returncode}): {err.decode(errors='replace')}")
+    try:
+        os.write(request_w, stdin)   # requests are far below the pipe buffer size
+    except BrokenPipeError:
+        pass   # the helper exited early; its exit code tells why
+    finally:
+        os.close(request_w)
+    out, err = shell.communicate()   # the helper holds these pipes: EOF once it exits
+    try:
+        _, status, rusage = os.wait4(int(pid_text), 0)
+    except ChildProcessError:
+        raise BenchError(f"could not reap {argv[0]} for its rusage (exited before the request was sent?)\n"
+                         f"--- stderr ---\n{err.decode(errors='replace')}") from None
+    return RunResult(argv, os.waitstatus_to_exitcode(status), out, err, maxrss_kib=rusage.ru_maxrss)
 
 
 def run_with_passphrase_on_fd3(argv: list[str], passphrase: str, environment: Environment) -> RunResult:
@@ -318,7 +329,7 @@ def import_into_sqlite(helper: Helper, store_file: Path) -> dict:
 def init_passphrase_store(helper: Helper) -> None:
     """init --passphrase, then unlock (caches the key in the kernel keyring)."""
     for args in (["init", "--passphrase", "--passphrase-fd", "3"],
-                 ["unlock", "--timeout", "10m", "--passphrase-fd", "3"]):
+                 ["unlock", "--timeout", UNLOCK_TIMEOUT, "--passphrase-fd", "3"]):
         require_success(run_with_passphrase_on_fd3(helper.argv(*args), PASSPHRASE, helper.environment))
 
 
@@ -393,7 +404,61 @@ def run_operation_once(helper: Helper, operation: Operation, k: int, runner, ver
 
 
 # --------------------------------------------------------------------------
-# Measuring a pair of helpers, interleaved
+# Row sets: two helpers holding the same entries
+# --------------------------------------------------------------------------
+
+@dataclass
+class RowSet:
+    label: str
+    entries: int
+    a: Helper
+    b: Helper
+    credentials: list[Credential]
+    operations: list[Operation]
+
+
+def prepare_data(workdir: Path, size: int) -> tuple[list[Credential], Path]:
+    workdir.mkdir()
+    credentials = make_credentials(size)
+    store_file = workdir / f"credential-store-{size}.txt"
+    write_credential_store_file(store_file, credentials)
+    return credentials, store_file
+
+
+def sqlite_vs_credential_store(binary: Path, size: int, environment: Environment, setup_log: dict) -> RowSet:
+    credentials, store_file = prepare_data(environment.root / f"n{size}", size)
+    ours = sqlite_helper(binary, store_file.parent / "credentials.db", store_file.parent / "key",
+                         environment, f"{HELPER_NAME} (key file)")
+    setup_log[f"import_{size}"] = import_into_sqlite(ours, store_file)   # before git touches the file
+    theirs = credential_store_helper(store_file, environment)
+    return RowSet("sqlite vs credential-store", size, ours, theirs, credentials, operations_for(credentials))
+
+
+def passphrase_vs_key_file(binary: Path, environment: Environment, setup_log: dict,
+                           cleanups: list) -> RowSet:
+    credentials, store_file = prepare_data(environment.root / "passphrase", SMALL)
+    workdir = store_file.parent
+    key_file_mode = sqlite_helper(binary, workdir / "keyfile.db", workdir / "key", environment,
+                                  f"{HELPER_NAME} (key file)")
+    passphrase_mode = sqlite_helper(binary, workdir / "passphrase.db", None, environment,
+                                    f"{HELPER_NAME} (passphrase, unlocked)")
+    setup_log[f"import_keyfile_{SMALL}"] = import_into_sqlite(key_file_mode, store_file)
+    cleanups.append(lambda: lock_passphrase_store(passphrase_mode))
+    init_passphrase_store(passphrase_mode)
+    setup_log[f"import_passphrase_{SMALL}"] = import_into_sqlite(passphrase_mode, store_file)
+    return RowSet("passphrase vs key file", SMALL, passphrase_mode, key_file_mode, credentials,
+                  operations_for(credentials))
+
+
+def check_same_data(row_set: RowSet) -> None:
+    """Both helpers must answer for the first and last entry before anything is timed."""
+    for helper in (row_set.a, row_set.b):
+        for credential in (row_set.credentials[0], row_set.credentials[-1]):
+            require_credential(helper.get(credential), credential)
+
+
+# --------------------------------------------------------------------------
+# Measuring, interleaved
 # --------------------------------------------------------------------------
 
 @dataclass
@@ -404,9 +469,46 @@ class Config:
     rss_runs: int
 
 
-def interleaved(a: Helper, b: Helper, k: int) -> tuple[Helper, Helper]:
-    """A, B, B, A, A, B, ...: alternate which helper goes first."""
-    return (a, b) if k % 2 == 0 else (b, a)
+@dataclass
+class Lane:
+    """One helper of one row set doing one operation; collects its samples."""
+    row_set: RowSet
+    helper: Helper
+    operation: Operation
+    samples_ms: list[float]
+    rss_kib: list[int]
+
+
+def rounds_in_alternating_order(lanes: list[Lane], round_index: int) -> list[Lane]:
+    """Forward on even rounds, backward on odd ones: A1 B1 A2 B2 .. / .. B2 A2 B1 A1.
+
+    A and B of a row set are always neighbours in time, and every round visits
+    every row set, so slow drift in machine load hits all of them alike.
+    """
+    return lanes if round_index % 2 == 0 else lanes[::-1]
+
+
+def measure_operation(row_sets: list[RowSet], op_index: int, config: Config) -> list[Lane]:
+    lanes = [Lane(rs, helper, rs.operations[op_index], [], [])
+             for rs in row_sets for helper in (rs.a, rs.b)]
+    runs = config.get_runs if lanes[0].operation.op == "get" else config.store_runs
+    print(f"  {lanes[0].operation.name}: {config.warmup} warm-up + {runs} timed + {config.rss_runs} RSS"
+          f" rounds over {len(lanes)} helper/store combinations", file=sys.stderr, flush=True)
+    counter = itertools.count()   # run index k: picks new hosts, erase targets, passwords
+    phases = [("warm-up", config.warmup), ("timed", runs), ("rss", config.rss_runs)]
+    for phase, rounds in phases:
+        for round_index in range(rounds):
+            k = next(counter)
+            for lane in rounds_in_alternating_order(lanes, round_index):
+                if phase == "warm-up":
+                    run_operation_once(lane.helper, lane.operation, k, run_timed, verify=True)
+                elif phase == "timed":
+                    result = run_operation_once(lane.helper, lane.operation, k, run_timed, verify=False)
+                    lane.samples_ms.append(result.elapsed_ms)
+                else:
+                    result = run_operation_once(lane.helper, lane.operation, k, run_for_peak_rss, verify=False)
+                    lane.rss_kib.append(result.maxrss_kib)
+    return lanes
 
 
 def summarize(samples_ms: list[float], rss_kib: list[int]) -> dict:
@@ -433,89 +535,28 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 3) if a is not None and b else None
 
 
-def measure_operation(a: Helper, b: Helper, operation: Operation, runs: int, config: Config,
-                      counter: itertools.count) -> dict:
-    samples = {a.name: [], b.name: []}
-    rss = {a.name: [], b.name: []}
-    for i in range(config.warmup):
-        k = next(counter)
-        for helper in interleaved(a, b, i):
-            run_operation_once(helper, operation, k, run_timed, verify=True)
-    for i in range(runs):
-        k = next(counter)
-        for helper in interleaved(a, b, i):
-            samples[helper.name].append(run_operation_once(helper, operation, k, run_timed, False).elapsed_ms)
-    for i in range(config.rss_runs):
-        k = next(counter)
-        for helper in interleaved(a, b, i):
-            rss[helper.name].append(run_operation_once(helper, operation, k, run_for_peak_rss, False).maxrss_kib)
-    result_a, result_b = summarize(samples[a.name], rss[a.name]), summarize(samples[b.name], rss[b.name])
-    return {
-        "operation": operation.name,
-        "a": result_a,
-        "b": result_b,
-        "time_ratio": ratio(result_a["median_ms"], result_b["median_ms"]),
-        "rss_ratio": ratio(result_a["peak_rss_mib"], result_b["peak_rss_mib"]),
-    }
-
-
-def measure_pair(label: str, size: int, a: Helper, b: Helper, credentials: list[Credential],
-                 config: Config) -> dict:
-    """All operations for one row set: helpers a and b holding the same entries."""
-    counter = itertools.count()
-    for helper in (a, b):   # both must hold the same data before anything is timed
-        require_credential(helper.get(credentials[0]), credentials[0])
-        require_credential(helper.get(credentials[-1]), credentials[-1])
-    rows = []
-    for operation in operations_for(credentials):
-        runs = config.get_runs if operation.op == "get" else config.store_runs
-        print(f"  {label}: {size} entries, {operation.name} ({runs} runs each)", file=sys.stderr, flush=True)
+def measure_all(row_sets: list[RowSet], config: Config) -> list[dict]:
+    """Every operation, every row set; returns one result dict per row set."""
+    for row_set in row_sets:
+        check_same_data(row_set)
+    results = [{"label": rs.label, "entries": rs.entries, "a": rs.a.name, "b": rs.b.name, "rows": []}
+               for rs in row_sets]
+    for op_index in range(len(row_sets[0].operations)):
         gc.disable()
         try:
-            rows.append(measure_operation(a, b, operation, runs, config, counter))
+            lanes = measure_operation(row_sets, op_index, config)
         finally:
             gc.enable()
-    return {"label": label, "entries": size, "a": a.name, "b": b.name, "rows": rows}
-
-
-# --------------------------------------------------------------------------
-# Row sets
-# --------------------------------------------------------------------------
-
-def prepare_data(workdir: Path, size: int) -> tuple[list[Credential], Path]:
-    credentials = make_credentials(size)
-    store_file = workdir / f"credential-store-{size}.txt"
-    write_credential_store_file(store_file, credentials)
-    return credentials, store_file
-
-
-def sqlite_vs_credential_store(binary: Path, size: int, environment: Environment, config: Config,
-                               setup_log: dict) -> dict:
-    workdir = environment.root / f"n{size}"
-    workdir.mkdir()
-    credentials, store_file = prepare_data(workdir, size)
-    ours = sqlite_helper(binary, workdir / "credentials.db", workdir / "key", environment,
-                         f"{HELPER_NAME} (key file)")
-    setup_log[f"import_{size}"] = import_into_sqlite(ours, store_file)   # before git touches the file
-    theirs = credential_store_helper(store_file, environment)
-    return measure_pair("sqlite vs credential-store", size, ours, theirs, credentials, config)
-
-
-def passphrase_vs_key_file(binary: Path, environment: Environment, config: Config,
-                           setup_log: dict, cleanups: list) -> dict:
-    size = SMALL
-    workdir = environment.root / "passphrase"
-    workdir.mkdir()
-    credentials, store_file = prepare_data(workdir, size)
-    key_file_mode = sqlite_helper(binary, workdir / "keyfile.db", workdir / "key", environment,
-                                  f"{HELPER_NAME} (key file)")
-    passphrase_mode = sqlite_helper(binary, workdir / "passphrase.db", None, environment,
-                                    f"{HELPER_NAME} (passphrase, unlocked)")
-    setup_log["import_keyfile_10"] = import_into_sqlite(key_file_mode, store_file)
-    cleanups.append(lambda: lock_passphrase_store(passphrase_mode))
-    init_passphrase_store(passphrase_mode)
-    setup_log["import_passphrase_10"] = import_into_sqlite(passphrase_mode, store_file)
-    return measure_pair("passphrase vs key file", size, passphrase_mode, key_file_mode, credentials, config)
+        for i, result in enumerate(results):
+            lane_a, lane_b = lanes[2 * i], lanes[2 * i + 1]
+            a = summarize(lane_a.samples_ms, lane_a.rss_kib)
+            b = summarize(lane_b.samples_ms, lane_b.rss_kib)
+            result["rows"].append({
+                "operation": lane_a.operation.name, "a": a, "b": b,
+                "time_ratio": ratio(a["median_ms"], b["median_ms"]),
+                "rss_ratio": ratio(a["peak_rss_mib"], b["peak_rss_mib"]),
+            })
+    return results
 
 
 # --------------------------------------------------------------------------
@@ -578,7 +619,8 @@ def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
         f"  {meta['started']}  {meta['machine']}, {meta['cpus']} CPUs, load {meta['loadavg_start']}"
         f"  |  {meta['git_version']}  |  temp dir on {meta['temp_fs']}",
         f"  runs per helper: get {meta['config']['get_runs']}, store/erase {meta['config']['store_runs']},"
-        f" warm-up {meta['config']['warmup']}, RSS {meta['config']['rss_runs']}  (interleaved A/B)",
+        f" warm-up {meta['config']['warmup']}, RSS {meta['config']['rss_runs']}"
+        "  (interleaved rounds over all rows)",
         f"  spawn overhead of this harness (median /bin/true, included in all times):"
         f" {meta['spawn_overhead_ms']:.2f} ms",
     ]
@@ -718,15 +760,16 @@ def main(argv: list[str]) -> int:
         "temp_fs": filesystem_type(tmp_root),
         "sizes": args.sizes,
         "config": vars(args.config),
+        "unlock_timeout": UNLOCK_TIMEOUT,
         "setup": {},
     }
-    row_sets = []
     try:
         meta["spawn_overhead_ms"] = round(measure_spawn_overhead(environment), 3)
-        for size in args.sizes:
-            row_sets.append(sqlite_vs_credential_store(binary, size, environment, args.config, meta["setup"]))
+        print("setting up stores ...", file=sys.stderr, flush=True)
+        setups = [sqlite_vs_credential_store(binary, size, environment, meta["setup"]) for size in args.sizes]
         if not args.skip_passphrase:
-            row_sets.append(passphrase_vs_key_file(binary, environment, args.config, meta["setup"], cleanups))
+            setups.append(passphrase_vs_key_file(binary, environment, meta["setup"], cleanups))
+        row_sets = measure_all(setups, args.config)
     except BenchError as error:
         print(f"\nBENCHMARK FAILED: {error}", file=sys.stderr)
         return 1

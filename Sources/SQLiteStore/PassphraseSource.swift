@@ -15,8 +15,7 @@ public struct PassphraseSource: Sendable {
 
     /// A new passphrase: asked twice when a person types it, refused when empty.
     func readNew(prompt: String) throws -> [UInt8] {
-        let noOne = HelperError(.usage, "no passphrase given and no terminal or askpass program to ask for one",
-                                fix: "run it in a terminal, or pass the passphrase on a descriptor with --passphrase-fd")
+        let noOne = StoreAdministration.noOneToAsk
         guard let first = try read(prompt: prompt) else { throw noOne }
         if first.isEmpty {
             throw HelperError(.usage, "the passphrase is empty", fix: "choose a passphrase, or use the default key file (init without --passphrase)")

@@ -1,8 +1,8 @@
 import Crypto
 import FoundationEssentials
 
-/// The keys derived from the one random data key (HKDF-SHA256, salted with the
-/// database's random id, so the same key file gives unrelated tags in two databases).
+/// The keys derived from the one random data key with HKDF-SHA256 (RFC 5869), salted with
+/// the database's random id, so the same key file gives unrelated tags in two databases.
 struct StoreKeys {
     let tagKey: SymmetricKey
     let sealKey: SymmetricKey
@@ -10,14 +10,19 @@ struct StoreKeys {
     let check: [UInt8]
 
     init(dataKey: [UInt8], databaseID: [UInt8]) {
-        let master = SymmetricKey(data: dataKey)
-        func derive(_ purpose: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, salt: databaseID,
-                                   info: Array("git-credential-sqlite v1 \(purpose)".utf8), outputByteCount: 32)
+        let pseudoRandomKey = Self.hmac(key: databaseID, dataKey)
+        func derive(_ purpose: String) -> [UInt8] {
+            Self.hmac(key: pseudoRandomKey, Array("git-credential-sqlite v1 \(purpose)".utf8) + [1])
         }
-        tagKey = derive("lookup tag")
-        sealKey = derive("record seal")
-        check = Array(HMAC<SHA256>.authenticationCode(for: Array("key check".utf8), using: derive("key check")))
+        tagKey = SymmetricKey(data: derive("lookup tag"))
+        sealKey = SymmetricKey(data: derive("record seal"))
+        check = Self.hmac(key: derive("key check"), Array("key check".utf8))
+    }
+
+    /// HKDF-Extract and a one-block HKDF-Expand are each one HMAC; spelled out because
+    /// the generic HKDF API costs a third of a millisecond of type look-ups at startup.
+    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
     }
 
     /// The look-up tag of a (protocol, host) pair: a keyed hash, so the file reveals

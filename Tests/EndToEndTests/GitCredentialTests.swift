@@ -38,8 +38,9 @@ import Testing
     @Test func gitIsAtLeast239() throws {
         let result = try sandbox.git(["--version"])
         #expect(result.exitCode == 0, "\(result)")
-        let version = result.stdoutText.split(separator: " ").dropFirst(2).first?.split(separator: ".").compactMap { Int($0) } ?? []
-        #expect(version.lexicographicallyPrecedes([2, 39]) == false && version.count >= 2, "\(result)")
+        let words = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        let version = words.last?.split(separator: ".").prefix(2).compactMap { Int($0) } ?? []
+        #expect(version.count == 2 && !version.lexicographicallyPrecedes([2, 39]), "\(result)")
     }
 
     @Test func approveThenFill() throws {

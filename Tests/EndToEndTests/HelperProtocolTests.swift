@@ -31,6 +31,7 @@ import Testing
         expectSilentMiss(try helper.get(wire("protocol=https", "host=other.example")))
         expectSilentMiss(try helper.get(Self.lookup(user: "bob")))
         expectSilentMiss(try helper.get(wire("protocol=http", "host=example.com")))
+        expectSilentMiss(try helper.get(wire("protocol=https")))  // too little to look anything up
     }
 
     @Test func commandsOnAMissingStoreCreateNothing() throws {
@@ -103,13 +104,29 @@ import Testing
 
     @Test(arguments: [
         ["--frobnicate", "store"], ["store", "--no-such-option"], ["--passphrase-fd", "three", "store"],
-        ["--db"], ["unlock", "--timeout", "soon"], ["get", "--scrypt-cost", "10"],
+        ["--db"], ["unlock", "--timeout", "soon"], ["get", "--scrypt-cost", "10"], ["store", "--db="],
     ])
     func badOptionsFailWithOneLine(arguments: [String]) throws {
+        try expectRejected(arguments)
+    }
+
+    /// What git runs for a helper string with a value missing or empty, such as
+    /// `sqlite --db` or `sqlite --db=$UNSET` (git appends the action).
+    @Test(arguments: [
+        ["--db", "get"], ["--db", "--key-file", "store"], ["--db=", "store"], ["--db", "", "store"], ["--key-file=", "store"],
+    ])
+    func missingOrEmptyOptionValuesBeforeTheActionFailWithOneLine(arguments: [String]) throws {
+        try expectRejected(arguments)
+    }
+
+    /// Exit 2 with one line, and nothing created: no store, no stray file in the working directory.
+    func expectRejected(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try helper.run(arguments, input: Self.alice)
-        expectOneLineFailure(result, exitCode: 2)
-        #expect(result.stdout.isEmpty)
-        #expect(!fileExists(sandbox.databaseDirectory), "a rejected command created the store")
+        expectOneLineFailure(result, exitCode: 2, sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(!fileExists(sandbox.databaseDirectory), "a rejected command created the store", sourceLocation: sourceLocation)
+        #expect(files(in: sandbox.home).isEmpty, "a rejected command created a file in the working directory",
+                sourceLocation: sourceLocation)
     }
 
     // MARK: Locations

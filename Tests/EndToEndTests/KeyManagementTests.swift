@@ -72,7 +72,8 @@ import Testing
             expectOneLineFailure(result, mentioning: [damage.cause, "Fix:"])
             #expect(result.stdout.isEmpty, "\(action): \(result)")
         }
-        #expect(contents(of: sandbox.database) == databaseBefore, "the database was modified")
+        let databaseUnchanged = contents(of: sandbox.database) == databaseBefore
+        #expect(databaseUnchanged, "the database was modified")
         #expect(contents(of: sandbox.keyFile) == keyBefore, "the key file was created or modified")
     }
 
@@ -185,7 +186,8 @@ import Testing
         for file in databaseFiles {
             let bytes = try #require(contents(of: file))
             for secret in secrets {
-                #expect(!bytes.containsUTF8(secret), "\(file) contains \(secret)")
+                let revealed = bytes.containsUTF8(secret)
+                #expect(!revealed, "\(file) contains \(secret)")
             }
         }
     }

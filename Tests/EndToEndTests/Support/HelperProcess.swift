@@ -4,21 +4,35 @@ import Foundation
 import Glibc
 #endif
 
+/// What a process wrote on one stream.
+struct Output: Equatable, CustomStringConvertible {
+    var bytes: [UInt8] = []
+
+    var isEmpty: Bool { bytes.isEmpty }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The lines, without their LF.
+    var lines: [String] {
+        guard !bytes.isEmpty else { return [] }
+        var text = self.text
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+    var description: String { text.debugDescription }
+}
+
 /// What a finished child process left behind.
 struct ProcessResult: CustomStringConvertible {
     /// The exit status, or `nil` when a signal ended the process.
     var exitCode: Int32?
     var signal: Int32?
-    var timedOut: Bool
-    var stdout: [UInt8]
-    var stderr: [UInt8]
+    var timedOut = false
+    var stdout = Output()
+    var stderr = Output()
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-    /// Standard output as lines, without their LF.
-    var stdoutLines: [String] { Self.lines(stdout) }
-    /// Standard error as lines, without their LF.
-    var stderrLines: [String] { Self.lines(stderr) }
+    var stdoutText: String { stdout.text }
+    var stderrText: String { stderr.text }
+    var stdoutLines: [String] { stdout.lines }
+    var stderrLines: [String] { stderr.lines }
 
     /// `key=value` lines of standard output as a dictionary (the last one wins, as in git).
     var attributes: [String: String] {
@@ -32,14 +46,7 @@ struct ProcessResult: CustomStringConvertible {
 
     var description: String {
         let ending = timedOut ? "timed out" : exitCode.map { "exit \($0)" } ?? "signal \(signal ?? 0)"
-        return "[\(ending)] stdout: \(stdoutText.debugDescription) stderr: \(stderrText.debugDescription)"
-    }
-
-    static func lines(_ bytes: [UInt8]) -> [String] {
-        guard !bytes.isEmpty else { return [] }
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return "[\(ending)] stdout: \(stdout) stderr: \(stderr)"
     }
 }
 
@@ -47,11 +54,11 @@ struct SpawnError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Runs a program to completion with posix_spawn: given stdin bytes, stdout and stderr
-/// read concurrently (one poll loop, so no pipe can fill up and deadlock), extra
-/// descriptors opened on files (`3<file`), in a new session without a controlling
-/// terminal (so nothing can prompt on the terminal of whoever runs the tests), and killed
-/// with its whole process group after `timeout` seconds.
+/// Runs a program to completion with posix_spawn: stdin fed and stdout and stderr read in
+/// one poll loop (so no pipe fills up and deadlocks), extra descriptors opened on files
+/// (`3<file`), in a given working directory and a new session without a controlling
+/// terminal (so nothing can prompt on the terminal of whoever runs the tests), killed with
+/// its whole process group after `timeout` seconds.
 enum ChildProcess {
     /// glibc's POSIX_SPAWN_SETSID (since 2.26); the macro is not imported into Swift.
     private static let spawnSetSID: Int16 = 0x80
@@ -61,12 +68,14 @@ enum ChildProcess {
 
     static func run(
         _ executable: String, _ arguments: [String], stdin: [UInt8] = [],
-        environment: [String: String], inputFiles: [Int32: String] = [:], timeout: Double = 30
+        environment: [String: String], inputFiles: [Int32: String] = [:], directory: String? = nil,
+        timeout: Double = 30
     ) throws -> ProcessResult {
         signal(SIGPIPE, SIG_IGN)  // a child that exits before reading all of stdin is not our death
-        let (pid, input, output, errors) = try spawn(executable, arguments, environment: environment, inputFiles: inputFiles)
+        let (pid, input, output, errors) = try spawn(executable, arguments, environment: environment,
+                                                     inputFiles: inputFiles, directory: directory)
         let deadline = Date().addingTimeInterval(timeout)
-        var result = ProcessResult(exitCode: nil, signal: nil, timedOut: false, stdout: [], stderr: [])
+        var result = ProcessResult()
         result.timedOut = !pump(stdin, into: input, from: output, errors, result: &result, until: deadline)
         if result.timedOut { kill(-pid, SIGKILL) }
         let status = waitForExit(pid, until: deadline)
@@ -81,8 +90,10 @@ enum ChildProcess {
 
     /// Starts the child; returns its pid and our ends of its stdin, stdout and stderr.
     private static func spawn(
-        _ executable: String, _ arguments: [String], environment: [String: String], inputFiles: [Int32: String]
+        _ executable: String, _ arguments: [String], environment: [String: String], inputFiles: [Int32: String],
+        directory: String?
     ) throws -> (pid_t, Int32, Int32, Int32) {
+        if directory != nil && addChdir == nil { throw SpawnError(description: "this libc cannot spawn in a directory") }
         spawnLock.lock()
         defer { spawnLock.unlock() }
         let input = try makePipe(), output = try makePipe(), errors = try makePipe()
@@ -93,9 +104,15 @@ enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, input.read, 0)
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        // The child gets stdin, stdout, stderr and the files asked for, none of the test
+        // runner's descriptors (glibc's closefrom action is not visible from Swift).
+        for fd in openDescriptors() where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         for (fd, path) in inputFiles.sorted(by: { $0.key < $1.key }) {
             posix_spawn_file_actions_addopen(&actions, fd, path, O_RDONLY, 0)
         }
+        if let directory, let addChdir { _ = addChdir(&actions, directory) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -114,6 +131,34 @@ enum ChildProcess {
                 + " (build the package first, or set HELPER_BIN_DIR to the directory holding the executables)")
         }
         return (pid, input.write, output.read, errors.read)
+    }
+
+    /// Writes a file the way pipes are made: under the spawn lock and close-on-exec, so no
+    /// child started meanwhile inherits it open for writing (executing a script that some
+    /// process holds open for writing fails with ETXTBSY).
+    static func writeFile(_ path: String, _ contents: [UInt8], mode: mode_t) throws {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard fd >= 0 else { throw SpawnError(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var written = 0
+        while written < contents.count {
+            let count = contents.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            guard count > 0 else { throw SpawnError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            written += count
+        }
+        guard fchmod(fd, mode) == 0 else { throw SpawnError(description: "cannot chmod \(path)") }
+    }
+
+    /// glibc's posix_spawn_file_actions_addchdir_np (2.29+), which Swift's Glibc module does not export.
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private static let addChdir: AddChdir? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        .map { unsafeBitCast($0, to: AddChdir.self) }
+
+    /// This process's open descriptors, from /proc/self/fd.
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
@@ -152,7 +197,7 @@ enum ChildProcess {
                     input = nil
                 }
             }
-            for (index, stream) in [(1, \ProcessResult.stdout), (2, \ProcessResult.stderr)] {
+            for (index, stream) in [(1, \ProcessResult.stdout.bytes), (2, \ProcessResult.stderr.bytes)] {
                 guard let fd = index == 1 ? output : errors, fds[index].revents != 0 else { continue }
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count > 0 {

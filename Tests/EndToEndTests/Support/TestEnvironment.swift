@@ -52,18 +52,18 @@ final class Sandbox {
          "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "LANG": "C.UTF-8"]
     }
 
-    /// Runs `executable` with the sandbox's environment plus `extra`.
+    /// Runs `executable` in the sandbox's home directory with its environment plus `extra`.
     func run(
         _ executable: String, _ arguments: [String], input: [UInt8] = [],
         environment extra: [String: String] = [:], inputFiles: [Int32: String] = [:]
     ) throws -> ProcessResult {
         try ChildProcess.run(executable, arguments, stdin: input,
-                             environment: environment.merging(extra) { $1 }, inputFiles: inputFiles)
+                             environment: environment.merging(extra) { $1 }, inputFiles: inputFiles, directory: home)
     }
 
     /// git, run in the sandbox's home directory (outside any repository).
     func git(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
-        try run(Self.which("git") ?? "/usr/bin/git", ["-C", home] + arguments, input: input)
+        try run(Self.which("git") ?? "/usr/bin/git", arguments, input: input)
     }
 
     /// git-credential-sqlite with its default (XDG) locations, or with `options`.
@@ -75,10 +75,7 @@ final class Sandbox {
         let path = root + "/" + name
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        guard FileManager.default.createFile(atPath: path, contents: Data(contents), attributes: [.posixPermissions: mode]) else {
-            throw SpawnError(description: "cannot write \(path)")
-        }
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        try ChildProcess.writeFile(path, contents, mode: mode_t(mode))
         return path
     }
 
@@ -176,6 +173,10 @@ extension Array where Element == UInt8 {
 }
 
 // MARK: Expectations
+
+extension Output: CustomTestStringConvertible {
+    var testDescription: String { description }
+}
 
 /// Exit 0, nothing on stderr.
 func expectSuccess(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
