@@ -39,7 +39,10 @@ let package = Package(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
+        .testTarget(
+            name: "SQLiteStoreTests",
+            dependencies: ["SQLiteStore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
     ]
 )

@@ -45,6 +45,8 @@ public enum Base64 {
                     return nil
                 }
             }
+            // Strict: the bits that padding leaves over must be zero (RFC 4648, 3.5).
+            if padding > 0 && group & ((1 << UInt32(8 * padding)) - 1) != 0 { return nil }
             for offset in 0..<(3 - padding) { out.append(UInt8(group >> UInt32(16 - 8 * offset) & 0xFF)) }
             index += 4
         }

@@ -24,9 +24,13 @@ public enum CredentialURL {
             hostStart = at + 1
         }
         result.host = decode(rest[hostStart..<slash])
-        var path = rest[slash...].drop(while: { $0 == 0x2F })
-        while path.count > 1, path.last == 0x2F { path = path.dropLast() }
-        if !path.isEmpty { result.path = decode(path) }
+        let path = rest[slash...].drop(while: { $0 == 0x2F })
+        if !path.isEmpty {
+            // Trailing slashes go after decoding, as in git: `repo%2F` is `repo`.
+            var decoded = decode(path).bytes
+            while decoded.count > 1, decoded.last == 0x2F { decoded.removeLast() }
+            result.path = Value(decoded)
+        }
 
         for (name, value) in [("protocol", result.protocol), ("username", result.username),
                               ("password", result.password), ("host", result.host), ("path", result.path)] {

@@ -53,7 +53,8 @@ public enum WireFormat {
                 start = end + 1
             }
             pending.removeFirst(start)
-            if pending.count >= maxLineLength { throw ProtocolError.lineTooLong(parser.lineNumber + 1) }
+            // Without its LF yet, a line may still be exactly the limit as the last line.
+            if pending.count > maxLineLength { throw ProtocolError.lineTooLong(parser.lineNumber + 1) }
         }
         if !pending.isEmpty { _ = try parser.take(pending[...], terminated: false) }
         return parser.credential
@@ -114,7 +115,7 @@ public enum WireFormat {
 
     /// git's parse_timestamp: leading decimal digits; 0, none or overflow mean no expiry.
     static func parseExpiry(_ value: Value) -> UInt64? {
-        var digits = value.bytes[...].drop(while: { $0 == 0x20 || $0 == 0x09 })
+        var digits = value.bytes[...].drop(while: { $0 == 0x20 || (0x09...0x0D).contains($0) })  // C isspace
         if digits.first == 0x2B { digits = digits.dropFirst() }  // '+'
         var result: UInt64 = 0
         var sawDigit = false
@@ -163,7 +164,7 @@ public enum WireFormat {
     public static func request(_ credential: Credential) -> [UInt8] {
         var out: [UInt8] = []
         func line(_ key: String, _ value: Value?) {
-            guard let value else { return }
+            guard let value, value.isWritable else { return }
             out += Array(key.utf8) + [equals] + value.bytes + [lf]
         }
         for capability in credential.capabilities { line("capability[]", capability) }

@@ -10,6 +10,13 @@ public protocol HelperRoot: ParsableCommand {
     associatedtype Options: StoreOptions
 }
 
+extension HelperRoot {
+    static func missingAction(_ program: String) -> HelperError {
+        HelperError(.usage, "no action given (git runs helpers with get, store or erase last)",
+                    fix: "see \(program) --help")
+    }
+}
+
 /// The one entry point of every helper executable: hardening first, then git's rules
 /// for actions, then the argument parser, with every failure as one line on stderr.
 public enum HelperRunner {

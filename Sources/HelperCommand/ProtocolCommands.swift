@@ -26,11 +26,15 @@ extension StoreSettings {
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
             let option = argument.dropFirst(2)
+            let name: Substring, value: String?
             if let equals = option.firstIndex(of: "=") {
-                guard set(option: String(option[..<equals]), to: String(option[option.index(after: equals)...])) else { return nil }
+                (name, value) = (option[..<equals], String(option[option.index(after: equals)...]))
             } else {
-                guard let value = remaining.popFirst(), set(option: String(option), to: value) else { return nil }
+                (name, value) = (option, remaining.popFirst())
             }
+            // An empty value or one that looks like an option is a mistake for the full
+            // parser to report, never a path to use.
+            guard let value, !value.isEmpty, !value.hasPrefix("-"), set(option: String(name), to: value) else { return nil }
         }
     }
 }

@@ -31,6 +31,11 @@ public struct SQLiteHelper: HelperRoot {
     @OptionGroup var options: SQLiteOptions
 
     public init() {}
+
+    /// No action: git always gives one, so this is a mistake (perhaps an option that
+    /// swallowed the action as its value). Help goes to --help, never to stdout here,
+    /// where git would read it as an answer.
+    public func run() throws { throw Self.missingAction(Self._commandName) }
 }
 
 /// Where the SQLite store is and how to unlock it.
@@ -60,7 +65,12 @@ public struct SQLiteSettings: StoreSettings {
     }
 
     var location: StoreLocation {
-        get throws { try StoreLocation.resolve(database: database.map(expandingTilde), keyFile: keyFile.map(expandingTilde)) }
+        get throws {
+            for (name, value) in [(Names.database, database), (Names.keyFile, keyFile)] where value?.isEmpty == true {
+                throw HelperError(.usage, "--\(name) is empty", fix: "give it a path, or leave the option out for the default")
+            }
+            return try StoreLocation.resolve(database: database.map(expandingTilde), keyFile: keyFile.map(expandingTilde))
+        }
     }
 
     var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }

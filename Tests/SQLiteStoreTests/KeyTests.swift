@@ -1,4 +1,5 @@
 import CredentialCore
+import Crypto
 import Foundation
 import Testing
 @testable import SQLiteStore
@@ -13,6 +14,15 @@ import Testing
         #expect(RecordCodec.decode(encoded) == item)
         #expect(RecordCodec.decode(Array(encoded.dropLast(encoded.count - 10))) == nil)
         #expect(RecordCodec.decode([2] + encoded.dropFirst()) == nil, "unknown record version")
+    }
+
+    @Test func theSpelledOutDerivationIsHKDF() {
+        let key = (0..<32).map { UInt8($0) }
+        let salt: [UInt8] = [9, 8, 7]
+        let info = Array("git-credential-sqlite v1 lookup tag".utf8)
+        let expected = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: key), salt: salt, info: info, outputByteCount: 32)
+        let keys = StoreKeys(dataKey: key, databaseID: salt)
+        #expect(keys.tagKey == expected)
     }
 
     @Test func tagsDependOnTheKeyAndTheDatabase() {
