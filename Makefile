@@ -34,7 +34,7 @@ uninstall:
 
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-xctest
 
 bench: deps-test build
 	python3 bench/bench.py --bin $(RELEASE_DIR)

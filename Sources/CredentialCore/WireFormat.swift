@@ -143,10 +143,7 @@ public enum WireFormat {
     /// capability. Values that cannot be written as one line are left out, never split.
     public static func response(_ found: Credential, for request: Credential) -> [UInt8] {
         var out: [UInt8] = []
-        func line(_ key: String, _ value: Value?) {
-            guard let value, value.isWritable else { return }
-            out += Array(key.utf8) + [equals] + value.bytes + [lf]
-        }
+        func line(_ key: String, _ value: Value?) { appendLine(key, value, to: &out) }
         if request.hasCapability(Capability.authtype), found.credential != nil {
             line("capability[]", Capability.authtype)
             line("authtype", found.authtype)
@@ -163,10 +160,7 @@ public enum WireFormat {
     /// (the keyring front, tests) and by `import`.
     public static func request(_ credential: Credential) -> [UInt8] {
         var out: [UInt8] = []
-        func line(_ key: String, _ value: Value?) {
-            guard let value, value.isWritable else { return }
-            out += Array(key.utf8) + [equals] + value.bytes + [lf]
-        }
+        func line(_ key: String, _ value: Value?) { appendLine(key, value, to: &out) }
         for capability in credential.capabilities { line("capability[]", capability) }
         line("protocol", credential.protocol)
         line("host", credential.host)
@@ -179,6 +173,12 @@ public enum WireFormat {
         line("credential", credential.credential)
         if credential.ephemeral { line("ephemeral", "true") }
         return out + [lf]
+    }
+
+    /// One `key=value` line; a value that cannot be one line is left out, never split.
+    static func appendLine(_ key: String, _ value: Value?, to out: inout [UInt8]) {
+        guard let value, value.isWritable else { return }
+        out += Array(key.utf8) + [equals] + value.bytes + [lf]
     }
 }
 

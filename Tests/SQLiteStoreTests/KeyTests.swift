@@ -89,7 +89,7 @@ import Testing
 
     @Test func aDamagedKeyFileIsNamed() throws {
         let path = sandbox.root + "/key"
-        FileManager.default.createFile(atPath: path, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
         let error = try #require(throws: HelperError.self) { try KeyFile.read(path) }
         #expect(error.message == "\(path) is not a git-credential-sqlite key file")
     }
