@@ -15,7 +15,7 @@ public struct HelperError: Error, Equatable {
     public let message: String
     public let fix: String?
 
-    public init(_ kind: Kind = .failure, _ message: String, fix: String? = nil) {
+    public init(_ kind: Kind, _ message: String, fix: String? = nil) {
         self.kind = kind
         self.message = message
         self.fix = fix

@@ -12,15 +12,31 @@ import Musl
 /// the answer, so the reader must stop at the blank line, not at EOF.
 @Suite("WireFormat.read(from:) on a pipe")
 struct WireFormatReadTests {
-    /// Something the reader threads hand back; the semaphores order the accesses.
+    /// What a thread hands back; the semaphores order the accesses.
     final class Box<Value>: @unchecked Sendable {
         var value: Value?
     }
 
+    /// Runs `body` on a thread of its own. Not on Dispatch's or Swift concurrency's pool:
+    /// with two cores, blocked test threads could starve it, and the timeout would never fire.
+    static func runOnNewThread(_ body: @escaping @Sendable () -> Void) throws {
+        let box = Box<@Sendable () -> Void>()
+        box.value = body
+        let context = Unmanaged.passRetained(box).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box<@Sendable () -> Void>>.fromOpaque(raw!).takeRetainedValue()
+            box.value?()
+            return nil
+        }, context)
+        try #require(status == 0)
+        pthread_detach(thread)
+    }
+
     /// Writes `input` to a fresh pipe and reads it with `WireFormat.read(from:)`, the write
-    /// end left open unless `closeAfterWriting`. The read runs on its own thread; if it has
-    /// not returned after `timeout`, the test fails and the write end is closed so that the
-    /// reader sees EOF and the test ends instead of hanging.
+    /// end left open unless `closeAfterWriting`. Writer and reader have threads of their
+    /// own; if the read has not returned after `timeout` seconds, the test fails and the
+    /// write end is closed so that the reader sees EOF: the test never hangs.
     static func readFromPipe(
         _ input: [UInt8], closeAfterWriting: Bool = false, timeout: Int = 10,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -31,29 +47,32 @@ struct WireFormatReadTests {
         try #require(pipe(&fds) == 0, sourceLocation: sourceLocation)
         let (readEnd, writeEnd) = (fds[0], fds[1])
 
-        // The writer has a thread of its own: more than a pipe buffer blocks until read.
         let written = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        try runOnNewThread {
             SystemIO.writeAll(writeEnd, input)
             if closeAfterWriting { close(writeEnd) }
             written.signal()
         }
         let done = DispatchSemaphore(value: 0)
         let result = Box<Result<Credential, ProtocolError>>()
-        DispatchQueue.global().async {
+        try runOnNewThread {
             result.value = Result { () throws(ProtocolError) in try WireFormat.read(from: readEnd) }
             done.signal()
         }
 
+        func seconds(_ count: Int) -> DispatchTime { .now() + .seconds(count) }
         var writeEndOpen = !closeAfterWriting
-        if done.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
+        if done.wait(timeout: seconds(timeout)) == .timedOut {
             Issue.record("read(from:) did not return within \(timeout) s", sourceLocation: sourceLocation)
-            written.wait()
-            if writeEndOpen { close(writeEnd); writeEndOpen = false }
-            done.wait()
+            if written.wait(timeout: seconds(5)) == .success, writeEndOpen {
+                close(writeEnd)  // EOF for the reader
+                writeEndOpen = false
+            }
+            // Still stuck: leave the threads and their descriptors, fail, and go on.
+            try #require(done.wait(timeout: seconds(5)) == .success, "the reader ignores EOF", sourceLocation: sourceLocation)
         }
         close(readEnd)  // a writer still blocked gets EPIPE and returns
-        written.wait()
+        _ = written.wait(timeout: seconds(5))
         if writeEndOpen { close(writeEnd) }
         return try #require(result.value, sourceLocation: sourceLocation)
     }
