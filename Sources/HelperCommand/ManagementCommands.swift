@@ -90,7 +90,8 @@ enum CredentialTable {
     static func shown(_ value: Value?) -> String {
         guard let value else { return "-" }
         return value.text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F ? "\\x" + String(scalar.value, radix: 16).leftPadded(2) : String(scalar)
+            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            return isControl ? "\\x" + Hex.encode([UInt8(scalar.value)]) : String(scalar)
         }.joined()
     }
 
@@ -109,7 +110,6 @@ enum CredentialTable {
 
 extension String {
     func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
     func trimmingTrailingSpaces() -> String {
         var result = self
         while result.last == " " { result.removeLast() }

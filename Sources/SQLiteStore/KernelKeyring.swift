@@ -9,7 +9,7 @@ import Glibc
 /// with no daemon: `unlock --timeout` puts it there, `lock` or the timeout removes it.
 enum KernelKeyring {
     static func description(databaseID: [UInt8]) -> String {
-        "git-credential-sqlite:" + databaseID.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        "git-credential-sqlite:" + Hex.encode(databaseID)
     }
 
     static func store(_ key: [UInt8], description: String, timeoutSeconds: UInt32) throws(HelperError) {
@@ -44,8 +44,4 @@ enum KernelKeyring {
         guard id >= 0 else { return false }
         return keyctl_invalidate(key_serial_t(id)) == 0 || keyctl_unlink(key_serial_t(id), KEY_SPEC_USER_KEYRING) == 0
     }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

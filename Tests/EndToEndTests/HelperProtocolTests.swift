@@ -303,6 +303,15 @@ import Testing
         }
     }
 
+    @Test func listShowsControlCharactersEscaped() throws {
+        // An escape sequence in a stored host must not reach the terminal as one.
+        try helper.storeAll(wire("protocol=https", "host=evil\u{1B}[2J.example", "username=u\u{7F}", "password=p"))
+        let result = try helper.list()
+        expectSuccess(result)
+        #expect(!result.stdout.bytes.contains(0x1B) && !result.stdout.bytes.contains(0x7F))
+        #expect(result.stdoutText.contains("evil\\x1b[2J.example") && result.stdoutText.contains("u\\x7f"), "\(result)")
+    }
+
     @Test func filesAreOwnerOnly() throws {
         try helper.storeAll(Self.alice, Self.bob)
         expectSuccess(try helper.erase(Self.lookup(user: "bob")))
