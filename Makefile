@@ -19,9 +19,10 @@ deps-build:
 deps-test:
 	@scripts/apt-install $(TEST_PACKAGES)
 
-# Release: static Swift runtime (no libswift*.so to find at startup), stripped.
+# Release: static Swift runtime (no libswift*.so to find at startup), no $ORIGIN run path
+# (nothing to find beside the binary, and no library planted there gets loaded), stripped.
 build: deps-build
-	$(SWIFT) build -c release --static-swift-stdlib $(addprefix --product ,$(EXECUTABLES))
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(addprefix --product ,$(EXECUTABLES))
 	strip $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 
 install: build

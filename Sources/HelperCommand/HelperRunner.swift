@@ -11,9 +11,10 @@ public protocol HelperRoot: ParsableCommand {
 }
 
 extension HelperRoot {
-    static func missingAction(_ program: String) -> HelperError {
+    /// For a root command run without an action.
+    static var missingAction: HelperError {
         HelperError(.usage, "no action given (git runs helpers with get, store or erase last)",
-                    fix: "see \(program) --help")
+                    fix: "see \(_commandName) --help")
     }
 }
 

@@ -48,7 +48,7 @@ public protocol StoreOptions: ParsableArguments {
 func now() -> UInt64 { UInt64(max(0, time(nil))) }
 
 /// get, store and erase: what git calls, the same for every backend.
-enum ProtocolAction: String, CaseIterable {
+enum ProtocolAction: String {
     case get, store, erase
 
     /// The action when the arguments are git's own call (`[OPTIONS] ACTION`, no help asked).

@@ -35,7 +35,7 @@ public struct SQLiteHelper: HelperRoot {
     /// No action: git always gives one, so this is a mistake (perhaps an option that
     /// swallowed the action as its value). Help goes to --help, never to stdout here,
     /// where git would read it as an answer.
-    public func run() throws { throw Self.missingAction(Self._commandName) }
+    public func run() throws { throw Self.missingAction }
 }
 
 /// Where the SQLite store is and how to unlock it.
