@@ -4,8 +4,8 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-EXECUTABLES := git-credential-sqlite
-BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev pkg-config
+EXECUTABLES := git-credential-sqlite git-credential-secretservice
+BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3
 RELEASE_DIR := .build/release
 

@@ -3,11 +3,12 @@ import PackageDescription
 
 // Production targets import FoundationEssentials only (see DESIGN.md: startup is the
 // product's latency). Dependencies point one way:
-// executables -> HelperCommand -> stores -> CredentialCore.
+// executables -> backend commands -> HelperCommand and stores -> CredentialCore.
 let package = Package(
     name: "git-credential-helpers",
     products: [
         .executable(name: "git-credential-sqlite", targets: ["git-credential-sqlite"]),
+        .executable(name: "git-credential-secretservice", targets: ["git-credential-secretservice"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -27,14 +28,19 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .target(name: "CSecretService", dependencies: ["CLibSecret"]),
+        .target(name: "SecretServiceStore", dependencies: ["CredentialCore", "CLibSecret", "CSecretService"]),
         .target(
             name: "HelperCommand",
-            dependencies: [
-                "CredentialCore", "SQLiteStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["CredentialCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand"]),
+        // One command target per backend, so that each executable links (and loads at
+        // every start) only its own backend's libraries.
+        .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "SQLiteStore"]),
+        .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "SecretServiceStore"]),
+        .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"]),
+        .executableTarget(name: "git-credential-secretservice", dependencies: ["HelperCommand", "SecretServiceCommands"]),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -12,7 +12,7 @@ public protocol HelperRoot: ParsableCommand {
 
 extension HelperRoot {
     /// For a root command run without an action.
-    static var missingAction: HelperError {
+    public static var missingAction: HelperError {
         HelperError(.usage, "no action given (git runs helpers with get, store or erase last)",
                     fix: "see \(_commandName) --help")
     }

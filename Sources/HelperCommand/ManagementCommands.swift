@@ -5,8 +5,9 @@ import CredentialCore
 import Glibc
 #endif
 
-struct ListCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration {
+public struct ListCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "list",
             abstract: "List stored credentials: protocol, host, path, user and expiry, never a secret.",
@@ -15,14 +16,15 @@ struct ListCommand<Options: StoreOptions>: ParsableCommand {
 
     @OptionGroup var options: Options
 
-    func run() throws {
+    public func run() throws {
         let items = try options.settings.openExisting()?.list() ?? []
         SystemIO.writeAll(1, CredentialTable.render(items, now: now()))
     }
 }
 
-struct ImportCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration {
+public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "import",
             abstract: "Import a git-credential-store file (one URL per line, as ~/.git-credentials).",
@@ -38,7 +40,7 @@ struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     @OptionGroup var options: Options
     @Argument(help: ArgumentHelp("The file to import.", valueName: "file")) var file: String
 
-    func run() throws {
+    public func run() throws {
         let source = try GitCredentialsFile.read(file)
         if !source.credentials.isEmpty { try options.settings.openOrCreate().replace(with: source.credentials) }
         SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(file); skipped \(source.skipped) lines\n")

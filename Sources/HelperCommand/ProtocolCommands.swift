@@ -45,7 +45,7 @@ public protocol StoreOptions: ParsableArguments {
     var settings: Settings { get }
 }
 
-func now() -> UInt64 { UInt64(max(0, time(nil))) }
+public func now() -> UInt64 { UInt64(max(0, time(nil))) }
 
 /// get, store and erase: what git calls, the same for every backend.
 enum ProtocolAction: String {
@@ -87,28 +87,32 @@ enum ProtocolAction: String {
 
 /// The protocol actions as commands, so that they show in help and man pages; git's
 /// own calls reach `ProtocolAction` directly.
-struct GetCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: ProtocolAction.get.abstract) }
+public struct GetCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: ProtocolAction.get.abstract) }
     @OptionGroup var options: Options
-    func run() throws { try ProtocolAction.get.run(options.settings) }
+    public func run() throws { try ProtocolAction.get.run(options.settings) }
 }
 
-struct StoreCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "store", abstract: ProtocolAction.store.abstract) }
+public struct StoreCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "store", abstract: ProtocolAction.store.abstract) }
     @OptionGroup var options: Options
-    func run() throws { try ProtocolAction.store.run(options.settings) }
+    public func run() throws { try ProtocolAction.store.run(options.settings) }
 }
 
-struct EraseCommand<Options: StoreOptions>: ParsableCommand {
-    static var configuration: CommandConfiguration { CommandConfiguration(commandName: "erase", abstract: ProtocolAction.erase.abstract) }
+public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "erase", abstract: ProtocolAction.erase.abstract) }
     @OptionGroup var options: Options
-    func run() throws { try ProtocolAction.erase.run(options.settings) }
+    public func run() throws { try ProtocolAction.erase.run(options.settings) }
 }
 
-struct CapabilityCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.")
+public struct CapabilityCommand: ParsableCommand {
+    public init() {}
+    public static let configuration = CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.")
 
-    func run() throws { SystemIO.writeAll(1, Capability.announcement) }
+    public func run() throws { SystemIO.writeAll(1, Capability.announcement) }
 }
 
 extension CommandLine {

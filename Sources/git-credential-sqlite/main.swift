@@ -1,3 +1,4 @@
 import HelperCommand
+import SQLiteCommands
 
 HelperRunner.main(SQLiteHelper.self)

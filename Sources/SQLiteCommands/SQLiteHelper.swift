@@ -1,5 +1,6 @@
 import ArgumentParser
 import CredentialCore
+import HelperCommand
 import SQLiteStore
 
 /// `git-credential-sqlite`: the encrypted SQLite store.

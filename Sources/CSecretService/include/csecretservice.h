@@ -1,0 +1,21 @@
+#ifndef CSECRETSERVICE_H
+#define CSECRETSERVICE_H
+/* The few things of libsecret/GLib that Swift cannot express itself. */
+#include <libsecret/secret.h>
+
+/* The schema of git's contrib git-credential-libsecret, "org.git.Password", flagged not to
+   match its name when searching, so that older items (org.gnome.keyring.NetworkPassword,
+   the same attribute names) are found too. A static, which Swift cannot declare. */
+const SecretSchema *csecretservice_git_schema(void);
+
+/* Drops every GLib log message (CRITICAL and WARNING included): a helper's stderr is for
+   one line that we write ourselves. */
+void csecretservice_silence_glib(void);
+
+/* Cancels `cancellable` after `seconds` from a detached thread, so that no D-Bus call of
+   libsecret's synchronous API can block git for longer. */
+void csecretservice_cancel_after(GCancellable *cancellable, unsigned int seconds);
+
+/* The D-Bus object path of an item (SecretItem is a GDBusProxy: a cast Swift cannot make). */
+const char *csecretservice_item_path(SecretItem *item);
+#endif

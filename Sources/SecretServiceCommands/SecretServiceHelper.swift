@@ -1,0 +1,63 @@
+import ArgumentParser
+import CredentialCore
+import HelperCommand
+import SecretServiceStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `git-credential-secretservice`: the desktop keyring through libsecret.
+public struct SecretServiceHelper: HelperRoot {
+    public typealias Options = SecretServiceOptions
+
+    public static let configuration = CommandConfiguration(
+        commandName: "git-credential-secretservice",
+        abstract: "A git credential helper that keeps credentials in the desktop keyring (Secret Service).",
+        discussion: """
+            git runs it as `git-credential-secretservice get|store|erase` with the request on \
+            standard input. Items are laid out as git's contrib git-credential-libsecret lays \
+            them out (schema org.git.Password), and that helper's items, older ones included, \
+            are found too: switching keeps every credential. Unlike it, a host without a port \
+            never matches an item with one, an erase with a password removes only items with \
+            that password, and expired credentials are withheld.
+
+            With no session bus, no Secret Service, or a locked keyring no one can unlock, get \
+            stays silent (git asks the next helper or you) and store and erase fail with one line.
+
+            Examples:
+              git config --global credential.helper secretservice
+              git-credential-secretservice list
+            """,
+        subcommands: [
+            GetCommand<SecretServiceOptions>.self, StoreCommand<SecretServiceOptions>.self,
+            EraseCommand<SecretServiceOptions>.self, CapabilityCommand.self,
+            ListCommand<SecretServiceOptions>.self, ImportCommand<SecretServiceOptions>.self,
+        ]
+    )
+
+    public init() {}
+
+    public func run() throws { throw Self.missingAction }
+}
+
+/// The Secret Service needs no settings: the session bus says where it is.
+public struct SecretServiceSettings: StoreSettings {
+    public init() {}
+
+    public mutating func set(option name: String, to value: String) -> Bool { false }
+
+    /// A person may need a while to answer an unlock prompt on a display; without one, a
+    /// service that has not answered in a few seconds is not going to.
+    var timeoutSeconds: UInt32 {
+        SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil ? 60 : 5
+    }
+
+    public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect(timeoutSeconds: timeoutSeconds) }
+    public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect(timeoutSeconds: timeoutSeconds) }
+}
+
+public struct SecretServiceOptions: StoreOptions {
+    public init() {}
+    public var settings: SecretServiceSettings { SecretServiceSettings() }
+}

@@ -1,0 +1,88 @@
+import CredentialCore
+
+/// How a credential sits in a Secret Service item, as git's contrib
+/// git-credential-libsecret lays it out, so that users switching keep everything:
+/// attributes `protocol`, `server` (the host without its port), `port`, `user`, `object`
+/// (the path); label `Git: proto://host[:port]/path`; the secret text holds the password
+/// and, on lines of their own, the fields that attributes must not carry (they are not
+/// secret-free or not fixed): expiry, refresh token, authtype and credential.
+enum ItemLayout {
+    /// The schemas of git's items: ours (and newer git's), and older git's.
+    static let schemas: Set<String> = ["org.git.Password", "org.gnome.keyring.NetworkPassword"]
+
+    /// The attributes of the key fields the credential has; `nil` when one is not text,
+    /// which D-Bus cannot carry (such a credential can be neither stored nor found here).
+    static func attributes(of credential: Credential) -> [String: String]? {
+        var attributes: [String: String] = [:]
+        for (name, value) in [("protocol", credential.protocol), ("user", credential.username), ("object", credential.path)] {
+            guard let value else { continue }
+            guard let text = String(validating: value.bytes, as: UTF8.self) else { return nil }
+            attributes[name] = text
+        }
+        if let host = credential.host {
+            guard let text = String(validating: host.bytes, as: UTF8.self) else { return nil }
+            let (server, port) = split(host: text)
+            attributes["server"] = server
+            attributes["port"] = port
+        }
+        return attributes
+    }
+
+    /// `example.com:8443` is server `example.com`, port 8443. Only a canonical port
+    /// (1-65535, no leading zero) is split off, so that joining gives back the same host.
+    static func split(host: String) -> (server: String, port: String?) {
+        guard let colon = host.lastIndex(of: ":") else { return (host, nil) }
+        let digits = host[host.index(after: colon)...]
+        guard let port = UInt16(digits), port > 0, String(port) == digits else { return (host, nil) }
+        return (String(host[..<colon]), String(digits))
+    }
+
+    /// The key fields of an item, from its attributes. Port 0 is git's "no port".
+    static func keyFields(from attributes: [String: String]) -> Credential {
+        var credential = Credential()
+        credential.protocol = attributes["protocol"].map { Value($0) }
+        credential.username = attributes["user"].map { Value($0) }
+        credential.path = attributes["object"].map { Value($0) }
+        if let server = attributes["server"] {
+            let port = attributes["port"].flatMap { $0 == "0" ? nil : $0 }
+            credential.host = Value(port.map { "\(server):\($0)" } ?? server)
+        }
+        return credential
+    }
+
+    static func label(of credential: Credential) -> String {
+        "Git: \(credential.protocol?.text ?? "")://\(credential.host?.text ?? "")/\(credential.path?.text ?? "")"
+    }
+
+    static let extraFields = ["password_expiry_utc", "oauth_refresh_token", "authtype", "credential"]
+
+    /// The password, then `key=value` lines for the other secrets.
+    static func secretText(of credential: Credential) -> [UInt8] {
+        var text = credential.password?.bytes ?? []
+        let extras: [Value?] = [credential.passwordExpiryUTC.map { Value(String($0)) }, credential.oauthRefreshToken,
+                                credential.authtype, credential.credential]
+        for (name, value) in zip(extraFields, extras) {
+            if let value { text += [0x0A] + Array(name.utf8) + [0x3D] + value.bytes }
+        }
+        return text
+    }
+
+    /// Fills the secrets into `credential` from the secret text. An empty first line with
+    /// a `credential=` line is an item without a password; otherwise it is the password.
+    static func read(secretText: [UInt8], into credential: inout Credential) {
+        let lines = secretText.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for line in lines.dropFirst() {
+            guard let equals = line.firstIndex(of: 0x3D) else { continue }
+            let value = Value(Array(line[(equals + 1)...]))
+            switch String(decoding: line[..<equals], as: UTF8.self) {
+            case "password_expiry_utc": credential.passwordExpiryUTC = UInt64(value.text).flatMap { $0 == 0 ? nil : $0 }
+            case "oauth_refresh_token": credential.oauthRefreshToken = value
+            case "authtype": credential.authtype = value
+            case "credential": credential.credential = value
+            default: break
+            }
+        }
+        let first = Value(Array(lines.first ?? []))
+        if !(first.isEmpty && credential.credential != nil) { credential.password = first }
+    }
+}

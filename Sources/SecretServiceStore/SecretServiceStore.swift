@@ -1,0 +1,214 @@
+import CLibSecret
+import CSecretService
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The desktop Secret Service (gnome-keyring, KeePassXC...) through libsecret, with
+/// items laid out as git-credential-libsecret lays them out (see `ItemLayout`). libsecret
+/// finds candidates by attributes; the one matching rule of CredentialCore decides, so a
+/// missing port is never a wildcard and an erase with a password never touches another
+/// user's item.
+public final class SecretServiceStore: CredentialStore {
+    let service: UnsafeMutablePointer<SecretService>
+    let cancellable: UnsafeMutablePointer<GCancellable>
+
+    /// Connects to the Secret Service on the session bus. Every call after this one gives
+    /// up after `timeoutSeconds`, so a wedged service cannot block git.
+    public static func connect(timeoutSeconds: UInt32) throws -> SecretServiceStore {
+        csecretservice_silence_glib()
+        let cancellable = g_cancellable_new()!
+        csecretservice_cancel_after(cancellable, timeoutSeconds)
+        var error: UnsafeMutablePointer<GError>?
+        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
+            let reason = take(error) ?? "no answer"
+            g_object_unref(cancellable)
+            throw HelperError(.unavailable, "cannot reach the Secret Service on the session bus: \(reason)",
+                              fix: "log in to a desktop session or start gnome-keyring-daemon, or use git-credential-sqlite")
+        }
+        return SecretServiceStore(service: service, cancellable: cancellable)
+    }
+
+    init(service: UnsafeMutablePointer<SecretService>, cancellable: UnsafeMutablePointer<GCancellable>) {
+        self.service = service
+        self.cancellable = cancellable
+    }
+
+    deinit {
+        g_object_unref(service)
+        g_object_unref(cancellable)
+    }
+
+    // MARK: CredentialStore
+
+    public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
+        let found = try candidates(for: request)
+        let readable = found.compactMap(\.credential).filter { $0.isMatched(by: request, for: purpose) }
+        if readable.count < found.count && (purpose == .erase || readable.isEmpty) { throw Self.locked }
+        return readable
+    }
+
+    public func replace(with credentials: [Credential]) throws {
+        for credential in credentials {
+            guard let attributes = ItemLayout.attributes(of: credential) else {
+                throw HelperError(.failure, "the Secret Service keeps only text, and this credential's protocol, host, path or username is not valid UTF-8",
+                                  fix: "use git-credential-sqlite for it")
+            }
+            let previous = try search(credential).filter { $0.keyFields.hasSameKey(as: credential) }
+            if previous.contains(where: { $0.credential == nil }) { throw Self.locked }
+            // Store first, then remove what the store did not replace in place (items of
+            // the older schema, or with other attributes): a failure never loses the old one.
+            try store(credential, attributes: attributes)
+            for item in previous where !(item.schema == "org.git.Password" && item.attributes == attributes) {
+                try delete(item)
+            }
+        }
+    }
+
+    @discardableResult
+    public func remove(matching request: Credential) throws -> Int {
+        let found = try candidates(for: request)
+        if found.contains(where: { $0.credential == nil }) { throw Self.locked }
+        let doomed = found.filter { $0.credential!.isMatched(by: request, for: .erase) }
+        for item in doomed { try delete(item) }
+        return doomed.count
+    }
+
+    public func list() throws -> [Credential] {
+        // An empty search finds nothing, so ask for each of git's schemas by name.
+        try ItemLayout.schemas.sorted().flatMap { schema in
+            try search(attributes: ["xdg:schema": schema], schema: nil)
+        }.map { $0.credential?.withoutSecrets ?? $0.keyFields }
+    }
+
+    /// The items whose key fields match the request (secrets are compared later, on the
+    /// items that could be unlocked).
+    func candidates(for request: Credential) throws -> [Item] {
+        try search(request).filter { $0.keyFields.isMatched(by: request, for: .lookup) }
+    }
+
+    // MARK: libsecret
+
+    /// One item found: its attributes, its key fields, and (unless it stayed locked) the
+    /// whole credential.
+    final class Item {
+        let object: UnsafeMutablePointer<SecretItem>
+        let attributes: [String: String]
+        let schema: String?
+        let keyFields: Credential
+        let credential: Credential?
+        let created: UInt64
+        let path: String
+
+        init(_ object: UnsafeMutablePointer<SecretItem>) {
+            self.object = object
+            g_object_ref(object)
+            var attributes = SecretServiceStore.dictionary(secret_item_get_attributes(object))
+            schema = attributes.removeValue(forKey: "xdg:schema")
+            self.attributes = attributes
+            keyFields = ItemLayout.keyFields(from: attributes)
+            created = UInt64(secret_item_get_created(object))
+            path = String(cString: csecretservice_item_path(object))
+            if secret_item_get_locked(object) == 0, let value = secret_item_get_secret(object) {
+                var length = 0
+                let bytes = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+                secret_value_unref(UnsafeMutableRawPointer(value))
+                var credential = keyFields
+                ItemLayout.read(secretText: bytes, into: &credential)
+                self.credential = credential
+            } else {
+                credential = nil
+            }
+        }
+
+        deinit { g_object_unref(object) }
+    }
+
+    /// The git items whose attributes fit the request's key fields, newest first. Locked
+    /// items are unlocked when someone can answer the prompt; otherwise they stay locked.
+    func search(_ request: Credential) throws -> [Item] {
+        guard let attributes = ItemLayout.attributes(of: request) else { return [] }
+        return try search(attributes: attributes, schema: csecretservice_git_schema())
+    }
+
+    func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?) throws -> [Item] {
+        let table = Self.hashTable(attributes)
+        defer { g_hash_table_unref(table) }
+        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue | SECRET_SEARCH_UNLOCK.rawValue)
+        var error: UnsafeMutablePointer<GError>?
+        let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
+        if let reason = Self.take(error) { throw Self.failure("search the Secret Service", reason) }
+        defer { g_list_free_full(list, g_object_unref) }
+        var items: [Item] = []
+        var node = list
+        while let current = node {
+            if let object = current.pointee.data?.assumingMemoryBound(to: SecretItem.self) {
+                let item = Item(object)
+                if let schema = item.schema, ItemLayout.schemas.contains(schema) { items.append(item) }
+            }
+            node = current.pointee.next
+        }
+        // Newest first; items stored within one second by their (increasing) object path.
+        return items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
+    }
+
+    func store(_ credential: Credential, attributes: [String: String]) throws {
+        let table = Self.hashTable(attributes)
+        defer { g_hash_table_unref(table) }
+        let secret = ItemLayout.secretText(of: credential)
+        let value = secret.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), "text/plain") }
+        }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        var error: UnsafeMutablePointer<GError>?
+        secret_password_storev_binary_sync(csecretservice_git_schema(), table, nil, ItemLayout.label(of: credential),
+                                           value, cancellable, &error)
+        if let reason = Self.take(error) { throw Self.failure("store in the Secret Service", reason) }
+    }
+
+    func delete(_ item: Item) throws {
+        var error: UnsafeMutablePointer<GError>?
+        secret_item_delete_sync(item.object, cancellable, &error)
+        if let reason = Self.take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
+    }
+
+    static let locked = HelperError(
+        .unavailable, "the keyring is locked, and no one could answer the prompt to unlock it",
+        fix: "unlock it (log in to the desktop, or run: secret-tool lookup any thing, at the desktop), then try again")
+
+    static func failure(_ action: String, _ reason: String) -> HelperError {
+        HelperError(.unavailable, "cannot \(action): \(reason)",
+                    fix: "check that the keyring daemon runs and is unlocked (secret-tool search --all x y)")
+    }
+
+    /// The message of a GError, which it frees; `nil` for no error.
+    static func take(_ error: UnsafeMutablePointer<GError>?) -> String? {
+        guard let error else { return nil }
+        defer { g_error_free(error) }
+        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+
+    static func hashTable(_ attributes: [String: String]) -> OpaquePointer {
+        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
+        for (key, value) in attributes { g_hash_table_insert(table, g_strdup(key), g_strdup(value)) }
+        return table
+    }
+
+    /// A GHashTable of strings as a dictionary; releases the table.
+    static func dictionary(_ table: OpaquePointer?) -> [String: String] {
+        guard let table else { return [:] }
+        defer { g_hash_table_unref(table) }
+        var result: [String: String] = [:]
+        var iterator = GHashTableIter()
+        g_hash_table_iter_init(&iterator, table)
+        var key: gpointer?
+        var value: gpointer?
+        while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+            guard let key, let value else { continue }
+            result[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+        }
+        return result
+    }
+}

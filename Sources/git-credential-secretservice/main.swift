@@ -1,0 +1,4 @@
+import HelperCommand
+import SecretServiceCommands
+
+HelperRunner.main(SecretServiceHelper.self)
