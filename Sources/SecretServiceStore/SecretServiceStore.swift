@@ -136,22 +136,44 @@ public final class SecretServiceStore: CredentialStore {
     func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?) throws -> [Item] {
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
-        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue | SECRET_SEARCH_UNLOCK.rawValue)
+        // Not SECRET_SEARCH_UNLOCK: it costs a round trip even when nothing is locked.
+        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
         var error: UnsafeMutablePointer<GError>?
         let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
         if let reason = Self.take(error) { throw Self.failure("search the Secret Service", reason) }
         defer { g_list_free_full(list, g_object_unref) }
-        var items: [Item] = []
-        var node = list
-        while let current = node {
-            if let object = current.pointee.data?.assumingMemoryBound(to: SecretItem.self) {
-                let item = Item(object)
-                if let schema = item.schema, ItemLayout.schemas.contains(schema) { items.append(item) }
-            }
-            node = current.pointee.next
-        }
+        let objects = Self.elements(of: list, as: SecretItem.self)
+        unlock(objects.filter { secret_item_get_locked($0) != 0 })
+        let items = objects.map(Item.init).filter { $0.schema.map(ItemLayout.schemas.contains) ?? false }
         // Newest first; items stored within one second by their (increasing) object path.
         return items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
+    }
+
+    /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and
+    /// loads the secrets of those it unlocked. The others stay locked: never guessed at.
+    func unlock(_ locked: [UnsafeMutablePointer<SecretItem>]) {
+        guard !locked.isEmpty else { return }
+        let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
+        defer { g_list_free(list) }
+        var unlocked: UnsafeMutablePointer<GList>?
+        var error: UnsafeMutablePointer<GError>?
+        secret_service_unlock_sync(service, list, cancellable, &unlocked, &error)
+        _ = Self.take(error)
+        if let unlocked {
+            secret_item_load_secrets_sync(unlocked, cancellable, &error)
+            _ = Self.take(error)
+            g_list_free_full(unlocked, g_object_unref)
+        }
+    }
+
+    static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
+        var result: [UnsafeMutablePointer<T>] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: T.self)) }
+            node = current.pointee.next
+        }
+        return result
     }
 
     func store(_ credential: Credential, attributes: [String: String]) throws {

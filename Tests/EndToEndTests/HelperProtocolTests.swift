@@ -59,37 +59,14 @@ import Testing
 
     // MARK: Bad input
 
-    struct BadInput: Sendable, CustomTestStringConvertible {
-        let testDescription: String
-        let bytes: [UInt8]
-
-        /// A credential for bad.example whose password line is replaced by `line`.
-        init(_ name: String, passwordLine line: [UInt8]) {
-            testDescription = name
-            bytes = wire("protocol=https", "host=bad.example", "username=mallory").dropLast() + line + [0x0A, 0x0A]
-        }
-
-        static let secret = "bad-secret"
-        static let all = [
-            BadInput("line without =", passwordLine: Array("password=\(secret)\nno equals sign here".utf8)),
-            BadInput("NUL", passwordLine: Array("password=\(secret)\0tail".utf8)),
-            BadInput("CR before LF", passwordLine: Array("password=\(secret)\r".utf8)),
-            BadInput("lone CR", passwordLine: Array("password=\(secret)\rhost=evil.example".utf8)),
-            BadInput("65536-byte line", passwordLine: Array(("password=" + secret + String(repeating: "x", count: 65535 - 9 - secret.count)).utf8)),
-        ]
-    }
-
     @Test(arguments: BadInput.all)
     func badInputIsRejectedAndNothingIsStored(input: BadInput) throws {
         try helper.storeAll(Self.alice)
         for action in ["store", "get", "erase"] {
-            let result = try helper(action, input: input.bytes)
-            expectOneLineFailure(result, exitCode: 2)
-            #expect(result.stdout.isEmpty)
-            #expect(!result.stderrText.contains(BadInput.secret), "the error quotes the secret: \(result)")
+            expectRejectedInput(try helper(action, input: input.bytes(host: "bad.example")))
         }
         expectSilentMiss(try helper.get(wire("protocol=https", "host=bad.example")))
-        expectSilentMiss(try helper.get(wire("protocol=https", "host=evil.example")))
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=evil.bad.example")))
         let list = try helper.list()
         #expect(list.stdoutLines.count == 2 && list.stdoutText.contains("alice"), "store or erase changed the store: \(list)")
     }

@@ -18,6 +18,7 @@ enum BuiltProducts {
     }()
 
     static var sqliteHelper: String { directory + "/git-credential-sqlite" }
+    static var secretServiceHelper: String { directory + "/git-credential-secretservice" }
 }
 
 /// One test's private world: a fresh directory serving as HOME, XDG_DATA_HOME and
@@ -63,8 +64,8 @@ final class Sandbox {
     }
 
     /// git, run in the sandbox's home directory (outside any repository).
-    func git(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
-        try run(Self.which("git") ?? "/usr/bin/git", arguments, input: input)
+    func git(_ arguments: [String], input: [UInt8] = [], environment extra: [String: String] = [:]) throws -> ProcessResult {
+        try run(Self.which("git") ?? "/usr/bin/git", arguments, input: input, environment: extra)
     }
 
     /// git-credential-sqlite with its default (XDG) locations, or with `options`.
@@ -91,23 +92,17 @@ final class Sandbox {
     }
 }
 
-/// git-credential-sqlite as a test drives it: fixed leading options (`--db X` ...),
-/// extra environment and descriptors (a passphrase on fd 3), then an action.
-struct SQLiteHelper {
-    let sandbox: Sandbox
-    var options: [String] = []
-    var environment: [String: String] = [:]
-    var inputFiles: [Int32: String] = [:]
+/// A helper executable as tests drive it: arguments (an action last, as git runs it)
+/// and a request on stdin.
+protocol CredentialHelper {
+    /// Runs the helper with its fixed options, then `arguments`.
+    func invoke(_ arguments: [String], input: [UInt8]) throws -> ProcessResult
+}
 
-    /// `git-credential-sqlite OPTIONS ARGUMENTS` with `input` on stdin.
+extension CredentialHelper {
+    /// `helper OPTIONS ARGUMENTS` with `input` on stdin.
     func callAsFunction(_ arguments: String..., input: [UInt8] = []) throws -> ProcessResult {
-        try run(options + arguments, input: input)
-    }
-
-    /// The arguments exactly as given, without the helper's fixed options.
-    func run(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
-        try sandbox.run(BuiltProducts.sqliteHelper, arguments, input: input,
-                        environment: environment, inputFiles: inputFiles)
+        try invoke(arguments, input: input)
     }
 
     func get(_ request: [UInt8]) throws -> ProcessResult { try self("get", input: request) }
@@ -121,6 +116,28 @@ struct SQLiteHelper {
             let result = try store(credential)
             #expect(result.exitCode == 0 && result.stderr.isEmpty, "store failed: \(result)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// The password a get answers with, or nil when it answers none.
+    func password(for request: [UInt8]) throws -> String? { try get(request).attributes["password"] }
+}
+
+/// git-credential-sqlite as a test drives it: fixed leading options (`--db X` ...),
+/// extra environment and descriptors (a passphrase on fd 3), then an action.
+struct SQLiteHelper: CredentialHelper {
+    let sandbox: Sandbox
+    var options: [String] = []
+    var environment: [String: String] = [:]
+    var inputFiles: [Int32: String] = [:]
+
+    func invoke(_ arguments: [String], input: [UInt8]) throws -> ProcessResult {
+        try run(options + arguments, input: input)
+    }
+
+    /// The arguments exactly as given, without the helper's fixed options.
+    func run(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+        try sandbox.run(BuiltProducts.sqliteHelper, arguments, input: input,
+                        environment: environment, inputFiles: inputFiles)
     }
 
     /// The same helper with the passphrase file open on descriptor `fd`.
@@ -143,6 +160,28 @@ struct SQLiteHelper {
 /// A request or credential as git writes it: one `key=value` line each, then a blank line.
 func wire(_ lines: String...) -> [UInt8] { wire(lines) }
 func wire(_ lines: [String]) -> [UInt8] { Array((lines.map { $0 + "\n" }.joined() + "\n").utf8) }
+
+/// Input that breaks the wire format: a credential whose password line is replaced by
+/// something no helper may accept.
+struct BadInput: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let passwordLine: @Sendable (_ host: String) -> String
+
+    static let secret = "bad-secret"
+    static let all = [
+        BadInput(testDescription: "line without =") { _ in "password=\(secret)\nno equals sign here" },
+        BadInput(testDescription: "NUL") { _ in "password=\(secret)\0tail" },
+        BadInput(testDescription: "CR before LF") { _ in "password=\(secret)\r" },
+        // What a helper that split lines at CR would read as a second host.
+        BadInput(testDescription: "lone CR") { "password=\(secret)\rhost=evil.\($0)" },
+        BadInput(testDescription: "65536-byte line") { _ in "password=" + secret + String(repeating: "x", count: 65535 - 9 - secret.count) },
+    ]
+
+    /// A credential for `host` (user mallory) with the bad password line.
+    func bytes(host: String) -> [UInt8] {
+        wire("protocol=https", "host=\(host)", "username=mallory").dropLast() + Array(passwordLine(host).utf8) + [0x0A, 0x0A]
+    }
+}
 
 // MARK: Files
 
@@ -188,6 +227,13 @@ func expectSuccess(_ result: ProcessResult, sourceLocation: SourceLocation = #_s
 func expectSilentMiss(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
             "expected a silent miss: \(result)", sourceLocation: sourceLocation)
+}
+
+/// Input refused as a protocol violation: exit 2, one line that does not quote the secret, no output.
+func expectRejectedInput(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectOneLineFailure(result, exitCode: 2, sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+    #expect(!result.stderrText.contains(BadInput.secret), "the error quotes the secret: \(result)", sourceLocation: sourceLocation)
 }
 
 /// A failure reported as exactly one line on stderr that contains each of `phrases`.
