@@ -1,6 +1,5 @@
 #include "csecretservice.h"
 #include <pthread.h>
-#include <unistd.h>
 
 static const SecretSchema git_schema = {
     .name = "org.git.Password",
@@ -31,21 +30,29 @@ void csecretservice_silence_glib(void) {
     g_log_set_default_handler(discard_handler, NULL);
 }
 
-struct deadline { GCancellable *cancellable; unsigned int seconds; };
+static GCancellable *watched;
+static _Atomic gint64 deadline = G_MAXINT64;
 
-static void *cancel_later(void *argument) {
-    struct deadline *deadline = argument;
-    sleep(deadline->seconds);
-    g_cancellable_cancel(deadline->cancellable);
+static void *watch(void *unused) {
+    (void)unused;
+    for (;;) {
+        g_usleep(50000);
+        if (g_get_monotonic_time() > deadline) {
+            deadline = G_MAXINT64;
+            g_cancellable_cancel(watched);
+        }
+    }
     return NULL;
 }
 
-void csecretservice_cancel_after(GCancellable *cancellable, unsigned int seconds) {
-    static struct deadline deadline;  /* one per process: the helper makes one call chain */
-    deadline.cancellable = g_object_ref(cancellable);
-    deadline.seconds = seconds;
+void csecretservice_watch(GCancellable *cancellable) {
+    watched = g_object_ref(cancellable);
     pthread_t thread;
-    if (pthread_create(&thread, NULL, cancel_later, &deadline) == 0) pthread_detach(thread);
+    if (pthread_create(&thread, NULL, watch, NULL) == 0) pthread_detach(thread);
+}
+
+void csecretservice_arm(unsigned int seconds) {
+    deadline = g_get_monotonic_time() + (gint64)seconds * G_USEC_PER_SEC;
 }
 
 const char *csecretservice_item_path(SecretItem *item) {

@@ -14,27 +14,33 @@ import Glibc
 public final class SecretServiceStore: CredentialStore {
     let service: UnsafeMutablePointer<SecretService>
     let cancellable: UnsafeMutablePointer<GCancellable>
+    let timeoutSeconds: UInt32
 
-    /// Connects to the Secret Service on the session bus. Every call after this one gives
-    /// up after `timeoutSeconds`, so a wedged service cannot block git.
+    /// Connects to the Secret Service on the session bus. Each call, this one included,
+    /// gives up after `timeoutSeconds`, so a wedged service cannot block git.
     public static func connect(timeoutSeconds: UInt32) throws -> SecretServiceStore {
         csecretservice_silence_glib()
         let cancellable = g_cancellable_new()!
-        csecretservice_cancel_after(cancellable, timeoutSeconds)
+        csecretservice_watch(cancellable)
+        csecretservice_arm(timeoutSeconds)
         var error: UnsafeMutablePointer<GError>?
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
-            let reason = take(error) ?? "no answer"
+            let reason = take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds) ?? "no answer"
             g_object_unref(cancellable)
             throw HelperError(.unavailable, "cannot reach the Secret Service on the session bus: \(reason)",
                               fix: "log in to a desktop session or start gnome-keyring-daemon, or use git-credential-sqlite")
         }
-        return SecretServiceStore(service: service, cancellable: cancellable)
+        return SecretServiceStore(service: service, cancellable: cancellable, timeoutSeconds: timeoutSeconds)
     }
 
-    init(service: UnsafeMutablePointer<SecretService>, cancellable: UnsafeMutablePointer<GCancellable>) {
+    init(service: UnsafeMutablePointer<SecretService>, cancellable: UnsafeMutablePointer<GCancellable>, timeoutSeconds: UInt32) {
         self.service = service
         self.cancellable = cancellable
+        self.timeoutSeconds = timeoutSeconds
     }
+
+    /// Starts the clock for the next call.
+    func arm() { csecretservice_arm(timeoutSeconds) }
 
     deinit {
         g_object_unref(service)
@@ -139,8 +145,9 @@ public final class SecretServiceStore: CredentialStore {
         // Not SECRET_SEARCH_UNLOCK: it costs a round trip even when nothing is locked.
         let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
         var error: UnsafeMutablePointer<GError>?
+        arm()
         let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
-        if let reason = Self.take(error) { throw Self.failure("search the Secret Service", reason) }
+        if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
         defer { g_list_free_full(list, g_object_unref) }
         let objects = Self.elements(of: list, as: SecretItem.self)
         unlock(objects.filter { secret_item_get_locked($0) != 0 })
@@ -157,11 +164,13 @@ public final class SecretServiceStore: CredentialStore {
         defer { g_list_free(list) }
         var unlocked: UnsafeMutablePointer<GList>?
         var error: UnsafeMutablePointer<GError>?
+        arm()
         secret_service_unlock_sync(service, list, cancellable, &unlocked, &error)
-        _ = Self.take(error)
+        _ = take(error)
         if let unlocked {
+            arm()
             secret_item_load_secrets_sync(unlocked, cancellable, &error)
-            _ = Self.take(error)
+            _ = take(error)
             g_list_free_full(unlocked, g_object_unref)
         }
     }
@@ -185,15 +194,17 @@ public final class SecretServiceStore: CredentialStore {
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
+        arm()
         secret_password_storev_binary_sync(csecretservice_git_schema(), table, nil, ItemLayout.label(of: credential),
                                            value, cancellable, &error)
-        if let reason = Self.take(error) { throw Self.failure("store in the Secret Service", reason) }
+        if let reason = take(error) { throw Self.failure("store in the Secret Service", reason) }
     }
 
     func delete(_ item: Item) throws {
         var error: UnsafeMutablePointer<GError>?
+        arm()
         secret_item_delete_sync(item.object, cancellable, &error)
-        if let reason = Self.take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
+        if let reason = take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
     }
 
     static let locked = HelperError(
@@ -205,11 +216,20 @@ public final class SecretServiceStore: CredentialStore {
                     fix: "check that the keyring daemon runs and is unlocked (secret-tool search --all x y)")
     }
 
-    /// The message of a GError, which it frees; `nil` for no error.
-    static func take(_ error: UnsafeMutablePointer<GError>?) -> String? {
+    /// The message of a GError, which it frees; `nil` for no error. A call cancelled by
+    /// the watchdog is said to have timed out, which is what happened.
+    static func take(_ error: UnsafeMutablePointer<GError>?, cancellable: UnsafeMutablePointer<GCancellable>? = nil,
+                     timeoutSeconds: UInt32 = 0) -> String? {
         guard let error else { return nil }
         defer { g_error_free(error) }
+        if let cancellable, g_cancellable_is_cancelled(cancellable) != 0 {
+            return "no answer within \(timeoutSeconds) seconds"
+        }
         return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+
+    func take(_ error: UnsafeMutablePointer<GError>?) -> String? {
+        Self.take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds)
     }
 
     static func hashTable(_ attributes: [String: String]) -> OpaquePointer {

@@ -12,9 +12,11 @@ const SecretSchema *csecretservice_git_schema(void);
    one line that we write ourselves. */
 void csecretservice_silence_glib(void);
 
-/* Cancels `cancellable` after `seconds` from a detached thread, so that no D-Bus call of
-   libsecret's synchronous API can block git for longer. */
-void csecretservice_cancel_after(GCancellable *cancellable, unsigned int seconds);
+/* Watches `cancellable` from a detached thread and cancels it when a deadline passes, so
+   that no call of libsecret's synchronous API can block git for long. */
+void csecretservice_watch(GCancellable *cancellable);
+/* Sets the deadline `seconds` from now: called before each synchronous call. */
+void csecretservice_arm(unsigned int seconds);
 
 /* The D-Bus object path of an item (SecretItem is a GDBusProxy: a cast Swift cannot make). */
 const char *csecretservice_item_path(SecretItem *item);

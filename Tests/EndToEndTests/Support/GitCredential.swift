@@ -61,3 +61,41 @@ func expectNoGLibNoise(_ result: ProcessResult, sourceLocation: SourceLocation =
         #expect(!result.stderrText.contains(noise), "stderr has \(noise.debugDescription): \(result)", sourceLocation: sourceLocation)
     }
 }
+
+/// The helpers that git runs in the tests that hold for every backend.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite = "git-credential-sqlite"
+    case secretService = "git-credential-secretservice"
+
+    var testDescription: String { rawValue }
+}
+
+/// One test's world for a backend: git configured with that helper, and host names of
+/// the test's own (the Secret Service is one keyring for all tests; its items are removed
+/// when the world goes away).
+final class GitWorld {
+    let sandbox: Sandbox
+    let git: GitCredential
+    let names: UniqueNames
+    /// The store of git-credential-sqlite (`--db` in the helper string).
+    let database: String?
+    private let keyring: SharedKeyring?
+
+    init(_ backend: Backend) throws {
+        switch backend {
+        case .sqlite:
+            sandbox = try Sandbox()
+            database = sandbox.root + "/git-store/credentials.db"
+            git = GitCredential(sandbox: sandbox, helper: "\(BuiltProducts.sqliteHelper) --db \(database!)")
+            names = UniqueNames()
+            keyring = nil
+        case .secretService:
+            let keyring = try SharedKeyring()
+            sandbox = keyring.sandbox
+            database = nil
+            git = GitCredential(sandbox: sandbox, helper: BuiltProducts.secretServiceHelper, environment: keyring.bus.environment)
+            names = keyring.names
+            self.keyring = keyring
+        }
+    }
+}

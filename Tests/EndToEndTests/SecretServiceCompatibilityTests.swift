@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Items as git's contrib git-credential-libsecret lays them out, both ways: what it (or
+/// any libsecret client) wrote is found, erased and replaced by git-credential-secretservice,
+/// and what git-credential-secretservice writes is what libsecret clients expect. Items are
+/// written and read with secret-tool, in the layout of newer git (schema org.git.Password)
+/// and of older git (org.gnome.keyring.NetworkPassword, the same attribute names).
+@Suite struct SecretServiceCompatibilityTests {
+    let keyring: SharedKeyring
+    let helper: SecretServiceHelper
+    let secretTool: SecretTool
+    let host: String
+
+    init() throws {
+        keyring = try SharedKeyring()
+        helper = keyring.helper
+        secretTool = keyring.secretTool
+        host = keyring.names("example.com")
+    }
+
+    static let schemas = ["org.git.Password", "org.gnome.keyring.NetworkPassword"]
+    static let ourSchema = "org.git.Password"
+
+    /// An item as git-credential-libsecret writes it for `https://user@host[:port]/path`.
+    func storeTheirs(schema: String, user: String = "alice", port: String? = nil, path: String? = nil,
+                     secret: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var attributes = ["protocol": "https", "server": host, "user": user]
+        attributes["port"] = port
+        attributes["object"] = path
+        let label = "Git: https://\(host)\(port.map { ":" + $0 } ?? "")/\(path ?? "")"
+        try secretTool.store(label: label, secret: secret, schema: schema, attributes, sourceLocation: sourceLocation)
+    }
+
+    // MARK: Their items, our helper
+
+    @Test(arguments: schemas)
+    func theirItemsAreFound(schema: String) throws {
+        try storeTheirs(schema: schema, secret: "their-secret")
+        let result = try helper.get(wire("protocol=https", "host=\(host)"))
+        expectSuccess(result)
+        #expect(result.stdoutLines == ["username=alice", "password=their-secret"])
+        #expect(try helper.password(for: wire("protocol=https", "host=\(host)", "username=alice")) == "their-secret")
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)", "username=bob")))
+    }
+
+    @Test(arguments: schemas)
+    func theirPortAndPathAttributesAreMatchedExactly(schema: String) throws {
+        try storeTheirs(schema: schema, user: "ci", port: "8443", path: "team/repo.git", secret: "repo-secret")
+        #expect(try helper.get(wire("protocol=https", "host=\(host):8443", "path=team/repo.git")).stdoutLines
+                == ["username=ci", "password=repo-secret"])
+        #expect(try helper.password(for: wire("protocol=https", "host=\(host):8443")) == "repo-secret",
+                "a request without a path matches any path")
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)", "path=team/repo.git")))
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)")))
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host):9443")))
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host):8443", "path=team/other.git")))
+    }
+
+    /// Newer git-credential-libsecret keeps the expiry and refresh token in the secret text.
+    @Test(arguments: schemas)
+    func theExpiryAndRefreshTokenInTheirSecretTextAreRead(schema: String) throws {
+        try storeTheirs(schema: schema, secret: "their-secret\npassword_expiry_utc=4102444800\noauth_refresh_token=their-token")
+        #expect(try helper.get(wire("protocol=https", "host=\(host)")).stdoutLines
+                == ["username=alice", "password=their-secret", "password_expiry_utc=4102444800", "oauth_refresh_token=their-token"])
+    }
+
+    @Test(arguments: schemas)
+    func theirExpiredItemsAreWithheld(schema: String) throws {
+        try storeTheirs(schema: schema, secret: "their-secret\npassword_expiry_utc=1000")
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)")))
+    }
+
+    @Test(arguments: schemas)
+    func eraseRemovesTheirItems(schema: String) throws {
+        try storeTheirs(schema: schema, user: "alice", secret: "alice-secret")
+        try storeTheirs(schema: schema, user: "bob", secret: "bob-secret")
+        expectSuccess(try helper.erase(wire("protocol=https", "host=\(host)", "password=wrong")))
+        #expect(try keyring.count(["server": host]) == 2)
+
+        expectSuccess(try helper.erase(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret")))
+        #expect(try keyring.count(["server": host, "user": "alice"]) == 0)
+        #expect(try secretTool.lookup(["server": host, "user": "bob"]) == "bob-secret")
+    }
+
+    /// A user switching from git-credential-libsecret: storing a new password replaces
+    /// their item for that user, so no stale copy is left to be found later.
+    @Test(arguments: schemas)
+    func storeReplacesTheirItemForTheSameUser(schema: String) throws {
+        try storeTheirs(schema: schema, user: "alice", secret: "old-secret")
+        try storeTheirs(schema: schema, user: "bob", secret: "bob-secret")
+        try helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=new-secret"))
+
+        let alice = try secretTool.item(["server": host, "user": "alice"])
+        #expect(alice?.schema == Self.ourSchema)
+        #expect(try secretTool.lookup(["server": host, "user": "alice"]) == "new-secret")
+        #expect(try secretTool.lookup(["server": host, "user": "bob"]) == "bob-secret", "another user's item was touched")
+        #expect(try helper.password(for: wire("protocol=https", "host=\(host)", "username=alice")) == "new-secret")
+    }
+
+    // MARK: Our items, their view
+
+    @Test func ourItemHasTheirLayout() throws {
+        try helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret"))
+        let item = try secretTool.item(["protocol": "https", "server": host, "user": "alice"])
+        #expect(item?.schema == Self.ourSchema)
+        #expect(item?.label == "Git: https://\(host)/")
+        #expect(item?.attributes == ["protocol": "https", "server": host, "user": "alice"])
+        #expect(try secretTool.lookup(["protocol": "https", "server": host, "user": "alice"]) == "alice-secret")
+    }
+
+    @Test func ourItemWithPortPathExpiryAndTokenHasTheirLayout() throws {
+        try helper.storeAll(wire("protocol=https", "host=\(host):8443", "path=team/repo.git", "username=ci", "password=ci-secret",
+                                 "password_expiry_utc=4102444800", "oauth_refresh_token=ci-token"))
+        let attributes = ["protocol": "https", "server": host, "port": "8443", "object": "team/repo.git", "user": "ci"]
+        let item = try secretTool.item(attributes)
+        #expect(item?.schema == Self.ourSchema)
+        #expect(item?.label == "Git: https://\(host):8443/team/repo.git")
+        #expect(item?.attributes == attributes)
+        #expect(try secretTool.lookup(attributes) == "ci-secret\npassword_expiry_utc=4102444800\noauth_refresh_token=ci-token")
+        #expect(try keyring.count(["server": "\(host):8443"]) == 0, "the port belongs in its own attribute")
+    }
+
+    /// authtype and credential are secrets: in the secret text, never in attributes.
+    @Test func aPreEncodedCredentialIsKeptInTheSecretText() throws {
+        try helper.storeAll(wire("capability[]=authtype", "protocol=https", "host=\(host)", "username=alice",
+                                 "password=alice-secret", "authtype=Bearer", "credential=token-123"))
+        let attributes = ["protocol": "https", "server": host, "user": "alice"]
+        #expect(try secretTool.item(attributes)?.attributes == attributes)
+        let secret = try #require(try secretTool.lookup(attributes))
+        let lines = secret.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "alice-secret", "the password must come first, for other clients: \(secret.debugDescription)")
+        #expect(Set(lines.dropFirst()) == ["authtype=Bearer", "credential=token-123"], "\(secret.debugDescription)")
+    }
+
+    @Test func ourItemsAreFoundByTheirAttributes() throws {
+        try helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret"),
+                            wire("protocol=https", "host=\(host):8443", "username=alice", "password=port-secret"))
+        #expect(try keyring.count(["server": host]) == 2)
+        #expect(try secretTool.lookup(["xdg:schema": Self.ourSchema, "server": host, "port": "8443"]) == "port-secret")
+        #expect(try keyring.count(["protocol": "https", "server": host, "user": "alice", "port": "8443"]) == 1)
+    }
+}

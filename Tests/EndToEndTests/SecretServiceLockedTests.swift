@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// A keyring whose login collection is locked and cannot be unlocked, because no one can
+/// see the prompt (no display): get stays silent, store and erase fail with one line, and
+/// nothing in the collection is changed. Locking is global state, so every test has a
+/// session bus and a gnome-keyring of its own.
+@Suite struct SecretServiceLockedTests {
+    let sandbox: Sandbox
+    let session: PrivateSessionBus
+    let helper: SecretServiceHelper
+    let secretTool: SecretTool
+
+    static let alice = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
+    static let bob = wire("protocol=https", "host=example.com", "username=bob", "password=bob-secret")
+    static let lookup = wire("protocol=https", "host=example.com")
+
+    static func lookup(user: String) -> [UInt8] { wire("protocol=https", "host=example.com", "username=\(user)") }
+
+    /// Alice and bob stored, then the collection locked.
+    init() throws {
+        sandbox = try Sandbox()
+        session = try PrivateSessionBus(sandbox: sandbox, activation: true)
+        try session.startKeyring()
+        helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20)
+        secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
+        try helper.storeAll(Self.alice, Self.bob)
+        try session.lockLoginCollection()
+        #expect(try secretTool.lookup(["server": "example.com"]) == nil, "the collection did not lock")
+    }
+
+    /// After unlocking (a restart of the daemon with the password), both items are as stored.
+    func expectBothItemsUnchanged(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try session.restartKeyring()
+        #expect(try helper.password(for: Self.lookup(user: "alice")) == "alice-secret", sourceLocation: sourceLocation)
+        #expect(try helper.password(for: Self.lookup(user: "bob")) == "bob-secret", sourceLocation: sourceLocation)
+        #expect(try secretTool.items(["server": "example.com"]).count == 2, sourceLocation: sourceLocation)
+    }
+
+    @Test func getPrintsNothingAndAtMostOneLine() throws {
+        for request in [Self.lookup, Self.lookup(user: "alice"), wire("protocol=https", "host=new.example")] {
+            let result = try helper.get(request)
+            #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderrLines.count <= 1, "\(result)")
+        }
+    }
+
+    @Test func storeFailsAndOverwritesNothing() throws {
+        let replacing = wire("protocol=https", "host=example.com", "username=alice", "password=alice-new")
+        let adding = wire("protocol=https", "host=new.example", "username=carol", "password=carol-secret")
+        for credential in [replacing, adding] {
+            expectOneLineFailure(try helper.store(credential), exitCode: 1, mentioning: ["Fix:"])
+        }
+        try expectBothItemsUnchanged()
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=new.example")))
+    }
+
+    @Test func eraseFailsAndDeletesNothing() throws {
+        let requests = [Self.alice, Self.lookup(user: "bob"), Self.lookup,
+                        wire("protocol=https", "host=example.com", "password=bob-secret")]
+        for request in requests {
+            expectOneLineFailure(try helper.erase(request), exitCode: 1, mentioning: ["Fix:"])
+        }
+        // Locked items still show their attributes (not their secrets) to a search.
+        #expect(try secretTool.items(["server": "example.com"]).count == 2)
+        try expectBothItemsUnchanged()
+    }
+}
