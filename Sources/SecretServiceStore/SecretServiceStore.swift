@@ -64,12 +64,9 @@ public final class SecretServiceStore: CredentialStore {
             }
             let previous = try search(credential).filter { $0.keyFields.hasSameKey(as: credential) }
             if previous.contains(where: { $0.credential == nil }) { throw Self.locked }
-            // Store first, then remove what the store did not replace in place (items of
-            // the older schema, or with other attributes): a failure never loses the old one.
-            try store(credential, attributes: attributes)
-            for item in previous where !(item.schema == "org.git.Password" && item.attributes == attributes) {
-                try delete(item)
-            }
+            // Create first, then delete the old ones: a failure never loses a credential.
+            try create(credential, attributes: attributes)
+            for item in previous { try delete(item) }
         }
     }
 
@@ -185,7 +182,19 @@ public final class SecretServiceStore: CredentialStore {
         return result
     }
 
-    func store(_ credential: Credential, attributes: [String: String]) throws {
+    /// A new item in the default collection. Never libsecret's "replace": the service
+    /// replaces any item whose attributes include the new ones, so storing for
+    /// `example.com` would overwrite the item of `example.com:8443` or of a path.
+    func create(_ credential: Credential, attributes: [String: String]) throws {
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        guard let collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            throw take(error).map { Self.failure("open the default keyring", $0) } ?? HelperError(
+                .unavailable, "the Secret Service has no default keyring",
+                fix: "create one (with seahorse, \"Passwords and Keys\"), or use git-credential-sqlite")
+        }
+        defer { g_object_unref(collection) }
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
         let secret = ItemLayout.secretText(of: credential)
@@ -193,10 +202,10 @@ public final class SecretServiceStore: CredentialStore {
             buffer.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), "text/plain") }
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        var error: UnsafeMutablePointer<GError>?
         arm()
-        secret_password_storev_binary_sync(csecretservice_git_schema(), table, nil, ItemLayout.label(of: credential),
-                                           value, cancellable, &error)
+        let item = secret_item_create_sync(collection, csecretservice_git_schema(), table, ItemLayout.label(of: credential),
+                                           value, SECRET_ITEM_CREATE_NONE, cancellable, &error)
+        if let item { g_object_unref(item) }
         if let reason = take(error) { throw Self.failure("store in the Secret Service", reason) }
     }
 
