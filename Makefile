@@ -6,7 +6,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
 EXECUTABLES := git-credential-sqlite git-credential-secretservice
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc
 RELEASE_DIR := .build/release
 
 .PHONY: all build install uninstall test bench deps-build deps-test clean
@@ -22,7 +22,9 @@ deps-test:
 # Release: static Swift runtime (no libswift*.so to find at startup), no $ORIGIN run path
 # (nothing to find beside the binary, and no library planted there gets loaded), stripped.
 build: deps-build
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath $(addprefix --product ,$(EXECUTABLES))
+	for product in $(EXECUTABLES); do \
+		$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product $$product || exit 1; \
+	done
 	strip $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 
 install: build
@@ -33,9 +35,11 @@ install: build
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(EXECUTABLES))
 
+# The Secret Service tests need a session bus and an unlocked keyring: with-test-keyring
+# gives `swift test` a throwaway gnome-keyring on a private bus.
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest
+	scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
 
 bench: deps-test build
 	python3 bench/bench.py --bin $(RELEASE_DIR)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Benchmark: git-credential-sqlite against git's own `git credential-store`.
+"""Benchmark: git-credential-sqlite against git's own `git credential-store`, and
+git-credential-secretservice against git's contrib git-credential-libsecret.
 
 What it measures
 ----------------
@@ -26,6 +27,16 @@ Row sets:
     and the same file is bulk-imported with `git-credential-sqlite import`.
   * git-credential-sqlite in passphrase mode with the key cached in the kernel
     keyring ("unlocked") = A  vs  key-file mode = B, at 10 entries.
+  * git-credential-secretservice = A  vs  git-credential-libsecret = B, in one
+    throwaway gnome-keyring holding 200 items (--skip-secretservice leaves it
+    out). B is built by this script with gcc from the C source that Debian's git
+    package ships (/usr/share/doc/git/contrib/credential/libsecret). The 200 items
+    are stored with B, in its layout (schema org.gnome.keyring.NetworkPassword),
+    which A reads too (B does not read A's schema): both get the same item; for
+    store and erase each helper works on its own half of the items, so neither
+    ever meets the other's writes. The keyring is the one of
+    scripts/with-test-keyring: when the script is not run through it, it runs
+    itself again through it (never against the keyring of whoever runs it).
 
 Method: all stores are set up first. Then, per operation, the script runs
 rounds; each round runs that operation once on every helper of every row set,
@@ -61,6 +72,7 @@ Targets (summary at the end):
   * store is flat in count:  sqlite store (new) median at 100,000 / at 10 <= 1.5
   * peak RSS of git-credential-sqlite <= 20 MiB (every run of every row set)
   * passphrase (unlocked) get / key-file get <= 1.5x
+  * get: secretservice / libsecret <= 1.0x
 
 A MISS is a result, not an error: the script exits 0. It exits non-zero, with
 the helper's stderr, if any helper run fails or a get returns the wrong
@@ -95,13 +107,18 @@ SCRIPT_DIR = Path(__file__).resolve().parent
 DEFAULT_BIN_DIR = SCRIPT_DIR.parent / ".build" / "release"
 DEFAULT_OUT_DIR = SCRIPT_DIR / "out"
 HELPER_NAME = "git-credential-sqlite"
+SECRETSERVICE_NAME = "git-credential-secretservice"
+WITH_TEST_KEYRING = SCRIPT_DIR.parent / "scripts" / "with-test-keyring"
+LIBSECRET_SOURCE = Path("/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c")
 
 TARGET_GET_RATIO_SMALL = 1.5     # get at 10 entries: sqlite / credential-store
 TARGET_GET_RATIO_LARGE = 0.5     # get at 100,000 entries
 TARGET_STORE_FLATNESS = 1.5      # store median at 100,000 / at 10
 TARGET_PEAK_RSS_MIB = 20.0       # git-credential-sqlite, any run
 TARGET_PASSPHRASE_GET_RATIO = 1.5  # passphrase (unlocked) get / key-file get
+TARGET_SECRETSERVICE_GET_RATIO = 1.0  # get: secretservice / libsecret
 SMALL, LARGE = 10, 100_000
+KEYRING_ITEMS = 200
 
 PASSPHRASE = "correct horse battery staple (bench)"
 UNLOCK_TIMEOUT = "1h"   # longer than any run; `lock` drops the key at the end anyway
@@ -183,6 +200,8 @@ class Environment:
         env = {name: str(path) for name, path in dirs.items()}
         env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), LC_ALL="C",
                    GIT_CONFIG_NOSYSTEM="1", GIT_TERMINAL_PROMPT="0")
+        if "DBUS_SESSION_BUS_ADDRESS" in os.environ:   # the throwaway keyring's bus (see main)
+            env["DBUS_SESSION_BUS_ADDRESS"] = os.environ["DBUS_SESSION_BUS_ADDRESS"]
         return cls(root=root, env=env)
 
 
@@ -319,6 +338,28 @@ def sqlite_helper(binary: Path, db: Path, key_file: Path | None, environment: En
     return Helper(name, argv, environment)
 
 
+def secretservice_helper(binary: Path, environment: Environment) -> Helper:
+    return Helper(SECRETSERVICE_NAME, [str(binary)], environment)
+
+
+def libsecret_compiler() -> str | None:
+    return shutil.which("gcc") or shutil.which("cc")
+
+
+def build_libsecret(workdir: Path, environment: Environment) -> tuple[Helper, dict]:
+    """git-credential-libsecret from Debian's copy of git's contrib source, built with gcc."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsecret-1", "glib-2.0"],
+                           capture_output=True, text=True)
+    if flags.returncode != 0:
+        raise BenchError(f"pkg-config libsecret-1 glib-2.0 failed (install libsecret-1-dev):\n{flags.stderr}")
+    binary = workdir / "git-credential-libsecret"
+    argv = [libsecret_compiler() or "gcc", "-O2", str(LIBSECRET_SOURCE), "-o", str(binary), *flags.stdout.split()]
+    compiled = subprocess.run(argv, capture_output=True, text=True)
+    if compiled.returncode != 0:
+        raise BenchError(f"building git-credential-libsecret failed: {' '.join(argv)}\n{compiled.stderr}")
+    return Helper("git-credential-libsecret", [str(binary)], environment), {"command": " ".join(argv)}
+
+
 def import_into_sqlite(helper: Helper, store_file: Path) -> dict:
     start = time.perf_counter()
     result = require_success(run_timed(helper.argv("import", str(store_file)), b"", helper.environment))
@@ -415,6 +456,10 @@ class RowSet:
     b: Helper
     credentials: list[Credential]
     operations: list[Operation]
+    b_operations: list[Operation] | None = None   # when B works on entries of its own
+
+    def operations_of(self, helper: Helper) -> list[Operation]:
+        return self.b_operations if helper is self.b and self.b_operations else self.operations
 
 
 def prepare_data(workdir: Path, size: int) -> tuple[list[Credential], Path]:
@@ -448,6 +493,28 @@ def passphrase_vs_key_file(binary: Path, environment: Environment, setup_log: di
     setup_log[f"import_passphrase_{SMALL}"] = import_into_sqlite(passphrase_mode, store_file)
     return RowSet("passphrase vs key file", SMALL, passphrase_mode, key_file_mode, credentials,
                   operations_for(credentials))
+
+
+def secretservice_vs_libsecret(binary: Path, environment: Environment, setup_log: dict) -> RowSet:
+    """One keyring (the caller's throwaway one), KEYRING_ITEMS items stored by libsecret.
+
+    Both helpers get the same (last) item; store and erase work on separate halves, so
+    that neither helper meets items the other wrote (libsecret reads only its schema).
+    """
+    workdir = environment.root / "secretservice"
+    workdir.mkdir()
+    theirs, setup_log["libsecret_build"] = build_libsecret(workdir, environment)
+    ours = secretservice_helper(binary, environment)
+    credentials = make_credentials(KEYRING_ITEMS)
+    start = time.perf_counter()
+    for credential in credentials:
+        theirs.run("store", credential.request())
+    setup_log[f"keyring_{KEYRING_ITEMS}"] = {"seconds": round(time.perf_counter() - start, 3),
+                                              "stored_with": "git-credential-libsecret store"}
+    half = len(credentials) // 2
+    return RowSet("secretservice vs libsecret", KEYRING_ITEMS, ours, theirs, credentials,
+                  operations_for(credentials[:half] + credentials[-1:]),
+                  b_operations=operations_for(credentials[half:]))
 
 
 def check_same_data(row_set: RowSet) -> None:
@@ -489,7 +556,7 @@ def rounds_in_alternating_order(lanes: list[Lane], round_index: int) -> list[Lan
 
 
 def measure_operation(row_sets: list[RowSet], op_index: int, config: Config) -> list[Lane]:
-    lanes = [Lane(rs, helper, rs.operations[op_index], [], [])
+    lanes = [Lane(rs, helper, rs.operations_of(helper)[op_index], [], [])
              for rs in row_sets for helper in (rs.a, rs.b)]
     runs = config.get_runs if lanes[0].operation.op == "get" else config.store_runs
     print(f"  {lanes[0].operation.name}: {config.warmup} warm-up + {runs} timed + {config.rss_runs} RSS"
@@ -602,6 +669,10 @@ def evaluate_targets(row_sets: list[dict]) -> list[dict]:
     row = find_row(row_sets, "passphrase vs key file", SMALL, "get")
     add("get: passphrase (unlocked) / key file", row and row["time_ratio"], TARGET_PASSPHRASE_GET_RATIO,
         "x", ("passphrase vs key file", SMALL, "get"))
+
+    row = find_row(row_sets, "secretservice vs libsecret", KEYRING_ITEMS, "get")
+    add("get: secretservice / libsecret", row and row["time_ratio"], TARGET_SECRETSERVICE_GET_RATIO,
+        "x", ("secretservice vs libsecret", KEYRING_ITEMS, "get"))
     return targets
 
 
@@ -615,7 +686,7 @@ def fmt(value, spec: str, suffix: str = "") -> str:
 
 def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
     lines = [
-        "git-credential-sqlite benchmark  (whole-process runs; medians in ms, peak RSS in MiB)",
+        "git credential helper benchmark  (whole-process runs; medians in ms, peak RSS in MiB)",
         f"  {meta['started']}  {meta['machine']}, {meta['cpus']} CPUs, load {meta['loadavg_start']}"
         f"  |  {meta['git_version']}  |  temp dir on {meta['temp_fs']}",
         f"  runs per helper: get {meta['config']['get_runs']}, store/erase {meta['config']['store_runs']},"
@@ -629,7 +700,9 @@ def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
               f"{'A MiB':>9}{'B MiB':>9}{'A/B':>8}   target")
     titles = {"sqlite vs credential-store": "A = git-credential-sqlite (key file)   B = git credential-store",
               "passphrase vs key file": "A = git-credential-sqlite, passphrase mode, key cached (unlocked)"
-                                        "   B = git-credential-sqlite, key-file mode"}
+                                        "   B = git-credential-sqlite, key-file mode",
+              "secretservice vs libsecret": "A = git-credential-secretservice   B = git-credential-libsecret"
+                                            " (git contrib, gcc -O2); one gnome-keyring"}
     previous_label = None
     for row_set in row_sets:
         if row_set["label"] != previous_label:
@@ -704,6 +777,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="smoke run: few repetitions")
     parser.add_argument("--skip-passphrase", action="store_true",
                         help="leave out the passphrase vs key-file row set")
+    parser.add_argument("--skip-secretservice", action="store_true",
+                        help="leave out the git-credential-secretservice vs git-credential-libsecret row set")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR,
                         help="where results.json and results.txt go (default: %(default)s)")
     parser.add_argument("--tmp-root", type=Path, default=None,
@@ -730,6 +805,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def secretservice_problem(binary: Path) -> str | None:
+    """What keeps the Secret Service row set from running, if anything."""
+    if not os.access(binary, os.X_OK):
+        return f"{binary} not found or not executable; build it first:\n  swift build -c release --static-swift-stdlib"
+    if not LIBSECRET_SOURCE.is_file():
+        return f"{LIBSECRET_SOURCE} not found (Debian's git package ships it)"
+    missing = [name for name, found in [("gcc", libsecret_compiler()), ("pkg-config", shutil.which("pkg-config")),
+                                        ("gnome-keyring-daemon", shutil.which("gnome-keyring-daemon")),
+                                        ("dbus-run-session", shutil.which("dbus-run-session"))] if not found]
+    if missing:
+        return f"{', '.join(missing)} not found (apt-get install gcc pkg-config libsecret-1-dev gnome-keyring dbus)"
+    return None
+
+
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     binary = (args.bin / HELPER_NAME).resolve()
@@ -740,6 +829,18 @@ def main(argv: list[str]) -> int:
     if shutil.which("git") is None:
         print("error: git not found in PATH", file=sys.stderr)
         return 1
+    secretservice_binary = (args.bin / SECRETSERVICE_NAME).resolve()
+    if not args.skip_secretservice:
+        problem = secretservice_problem(secretservice_binary)
+        if problem:
+            print(f"error: {problem}\n  (or leave the Secret Service out: --skip-secretservice)", file=sys.stderr)
+            return 1
+        if not os.environ.get("TEST_KEYRING_HOME"):
+            # A throwaway keyring, never the one of whoever runs this: run again inside one.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            script = str(WITH_TEST_KEYRING)
+            os.execv(script, [script, sys.executable, str(Path(__file__).resolve()), *argv])
     become_child_subreaper()
 
     tmp_root = Path(tempfile.mkdtemp(prefix="git-credential-bench-", dir=args.tmp_root))
@@ -769,6 +870,10 @@ def main(argv: list[str]) -> int:
         setups = [sqlite_vs_credential_store(binary, size, environment, meta["setup"]) for size in args.sizes]
         if not args.skip_passphrase:
             setups.append(passphrase_vs_key_file(binary, environment, meta["setup"], cleanups))
+        if not args.skip_secretservice:
+            setups.append(secretservice_vs_libsecret(secretservice_binary, environment, meta["setup"]))
+            meta["secretservice_helper"] = str(secretservice_binary)
+            meta["keyring"] = command_output(["gnome-keyring-daemon", "--version"])
         row_sets = measure_all(setups, args.config)
     except BenchError as error:
         print(f"\nBENCHMARK FAILED: {error}", file=sys.stderr)

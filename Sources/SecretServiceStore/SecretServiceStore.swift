@@ -159,17 +159,14 @@ public final class SecretServiceStore: CredentialStore {
         guard !locked.isEmpty else { return }
         let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
         defer { g_list_free(list) }
-        var unlocked: UnsafeMutablePointer<GList>?
+        // Its own time limit: the watchdog's cancellation would dismiss the prompt.
+        csecretservice_arm(UInt32.max / 2)
+        guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else { return }
+        defer { g_list_free_full(unlocked, g_object_unref) }
         var error: UnsafeMutablePointer<GError>?
         arm()
-        secret_service_unlock_sync(service, list, cancellable, &unlocked, &error)
+        secret_item_load_secrets_sync(unlocked, cancellable, &error)
         _ = take(error)
-        if let unlocked {
-            arm()
-            secret_item_load_secrets_sync(unlocked, cancellable, &error)
-            _ = take(error)
-            g_list_free_full(unlocked, g_object_unref)
-        }
     }
 
     static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {

@@ -20,7 +20,7 @@ import Testing
     /// Alice and bob stored, then the collection locked.
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, activation: true)
+        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
         try session.startKeyring()
         helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20)
         secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
@@ -64,5 +64,35 @@ import Testing
         // Locked items still show their attributes (not their secrets) to a search.
         #expect(try secretTool.items(["server": "example.com"]).count == 2)
         try expectBothItemsUnchanged()
+    }
+}
+
+/// A locked collection whose unlock prompt is shown where no one answers it (a locked
+/// screen, a desktop left logged in while its user works over SSH): the helper gives up
+/// within seconds, as when no prompt can be shown, and leaves the keyring daemon running
+/// (stopping it would lock every collection and lose the login session's unlock).
+@Suite struct SecretServiceUnansweredPromptTests {
+    static let alice = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
+
+    @Test(arguments: ["get", "store", "erase"])
+    func theHelperGivesUpAndTheKeyringDaemonKeepsRunning(action: String) throws {
+        let sandbox = try Sandbox()
+        let session = try PrivateSessionBus(sandbox: sandbox, services: .unansweredPrompter)
+        try session.startKeyring()
+        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 30)
+        try helper.storeAll(Self.alice)
+        try session.lockLoginCollection()
+
+        let start = Date()
+        let result = try helper(action, input: Self.alice)
+        #expect(Date().timeIntervalSince(start) < 10, "gave up only after \(Date().timeIntervalSince(start)) s: \(result)")
+        if action == "get" {
+            #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderrLines.count <= 1, "\(result)")
+        } else {
+            expectOneLineFailure(result, exitCode: 1, mentioning: ["Fix:"])
+        }
+        usleep(300_000)  // the daemon, if it is going to die of it, does so at once
+        #expect(try session.secretServiceOwner() == session.keyring,
+                "the keyring daemon stopped after the helper gave up on its prompt")
     }
 }

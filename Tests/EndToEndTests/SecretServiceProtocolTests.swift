@@ -228,6 +228,18 @@ import Testing
                 "erasing the host without a port erased the item with one")
     }
 
+    /// With credential.useHttpPath, a repository's credential and the host's are apart.
+    @Test func aCredentialForTheWholeHostLeavesThoseOfItsPathsAlone() throws {
+        let repository = wire("protocol=https", "host=\(host)", "path=team/one.git")
+        try helper.storeAll(wire("protocol=https", "host=\(host)", "path=team/one.git", "username=ci", "password=one-secret"),
+                            wire("protocol=https", "host=\(host)", "username=ci", "password=host-secret"))
+        #expect(try helper.password(for: repository) == "one-secret", "storing for the host replaced the repository's")
+        #expect(try itemsOnHost == 2)
+
+        expectSuccess(try helper.erase(wire("protocol=https", "host=\(host)", "path=team/two.git")))
+        #expect(try helper.password(for: repository) == "one-secret")
+    }
+
     // MARK: Management
 
     @Test func listShowsWhereAndWhoButNeverASecret() throws {

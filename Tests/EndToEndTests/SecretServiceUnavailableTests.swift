@@ -13,6 +13,8 @@ import Testing
         case deadSessionBus = "address of a bus that is gone"
         /// A session bus on which nothing owns, or can be started as, org.freedesktop.secrets.
         case noSecretService = "bus without a Secret Service"
+        /// A keyring daemon that owns the name but never answers (stopped, wedged).
+        case frozenSecretService = "Secret Service that never answers"
 
         var testDescription: String { rawValue }
     }
@@ -36,7 +38,13 @@ import Testing
                 helper = SecretServiceHelper(sandbox: sandbox, bus: SessionBus(environment: [
                     "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/bus", "XDG_RUNTIME_DIR": runtime]))
             case .noSecretService:
-                let bus = try PrivateSessionBus(sandbox: sandbox, activation: false)
+                let bus = try PrivateSessionBus(sandbox: sandbox, services: .none)
+                self.bus = bus
+                helper = SecretServiceHelper(sandbox: sandbox, bus: bus.bus)
+            case .frozenSecretService:
+                let bus = try PrivateSessionBus(sandbox: sandbox, services: .none)
+                try bus.startKeyring()
+                bus.freezeKeyring()
                 self.bus = bus
                 helper = SecretServiceHelper(sandbox: sandbox, bus: bus.bus)
             }
@@ -46,7 +54,8 @@ import Testing
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")
 
-    /// Runs the helper, expecting it to be done within a few seconds.
+    /// Runs the helper, expecting it to be done within a few seconds (the helper gives up
+    /// on a Secret Service that has not answered in 5).
     func timed(_ run: () throws -> ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) rethrows -> ProcessResult {
         let start = Date()
         let result = try run()

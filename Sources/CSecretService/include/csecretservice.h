@@ -18,6 +18,13 @@ void csecretservice_watch(GCancellable *cancellable);
 /* Sets the deadline `seconds` from now: called before each synchronous call. */
 void csecretservice_arm(unsigned int seconds);
 
+/* Asks the service to unlock `items` (it prompts, if it can) and waits at most `seconds`.
+   Returns the items it unlocked (free with g_list_free_full(.., g_object_unref)), or NULL.
+   Giving up does not cancel: cancelling sends Prompt.Dismiss, after which gnome-keyring
+   42 exits, taking the user's unlocked keyring with it. The pending prompt is dropped when
+   the helper exits instead, which the daemon handles. */
+GList *csecretservice_unlock_within(SecretService *service, GList *items, unsigned int seconds);
+
 /* The D-Bus object path of an item (SecretItem is a GDBusProxy: a cast Swift cannot make). */
 const char *csecretservice_item_path(SecretItem *item);
 #endif

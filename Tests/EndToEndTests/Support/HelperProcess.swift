@@ -57,8 +57,9 @@ struct SpawnError: Error, CustomStringConvertible {
 /// Runs a program to completion with posix_spawn: stdin fed and stdout and stderr read in
 /// one poll loop (so no pipe fills up and deadlocks), extra descriptors opened on files
 /// (`3<file`), in a given working directory and a new session without a controlling
-/// terminal (so nothing can prompt on the terminal of whoever runs the tests), killed with
-/// its whole process group after `timeout` seconds.
+/// terminal (so nothing can prompt on the terminal of whoever runs the tests), with no
+/// signal blocked and SIGPIPE at its default, killed with its whole process group after
+/// `timeout` seconds.
 enum ChildProcess {
     /// glibc's POSIX_SPAWN_SETSID (since 2.26); the macro is not imported into Swift.
     private static let spawnSetSID: Int16 = 0x80
@@ -116,7 +117,16 @@ enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, spawnSetSID)
+        // The child starts with no signal blocked and SIGPIPE at its default: it would
+        // otherwise inherit the test runner's mask (SIGTERM blocked: a daemon that a test
+        // starts could then not be stopped) and our ignored SIGPIPE.
+        var noSignals = sigset_t(), defaults = sigset_t()
+        sigemptyset(&noSignals)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, spawnSetSID | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted(by: { $0.key < $1.key }).map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -173,31 +173,55 @@ final class SharedKeyring {
 }
 
 /// A D-Bus session bus of one test's own, in its sandbox, optionally with a gnome-keyring:
-/// for what changes global state (locking the login collection), or a bus on which no
-/// Secret Service answers. The daemons are stopped on deinit.
+/// for what changes global state (locking the login collection, stopping the daemon), or a
+/// bus on which no Secret Service answers. The daemons are stopped on deinit.
 final class PrivateSessionBus {
     static let keyringPassword = "private-test-keyring"  // a test value; empty would ask on a GUI
+
+    /// What the bus starts on demand (D-Bus activation).
+    enum Services {
+        /// Nothing: no one owns, or can be started as, org.freedesktop.secrets.
+        case none
+        /// What a desktop session has installed: gnome-keyring, and its prompter, which
+        /// fails at once without a display.
+        case desktop
+        /// Only a prompter that never answers, like a prompt shown on a display no one looks
+        /// at (a locked screen, a desktop left logged in while its user works over SSH).
+        case unansweredPrompter
+    }
 
     let sandbox: Sandbox
     let bus: SessionBus
     private let busPID: pid_t
     private var keyringPID: pid_t?
+    private var keyringFrozen = false
 
-    /// Starts dbus-daemon. With `activation`, the bus starts services on demand as a desktop
-    /// session does (gnome-keyring, its prompter, which fails without a display); without,
-    /// nothing owns or can start org.freedesktop.secrets.
-    init(sandbox: Sandbox, activation: Bool) throws {
+    init(sandbox: Sandbox, services: Services) throws {
         self.sandbox = sandbox
-        let runtime = sandbox.root + "/runtime"
+        let runtime = sandbox.root + "/runtime", serviceDirectory = sandbox.root + "/dbus-services"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        var serviceDirectories = ""
+        switch services {
+        case .none: break
+        case .desktop: serviceDirectories = "<standard_session_servicedirs/>"
+        case .unansweredPrompter:
+            // Connects to the bus, never takes the prompter's name, ends with the bus.
+            try sandbox.file("dbus-services/org.gnome.keyring.SystemPrompter.service", """
+                [D-BUS Service]
+                Name=org.gnome.keyring.SystemPrompter
+                Exec=\(Sandbox.which("dbus-monitor") ?? "/usr/bin/dbus-monitor") --session type=signal,interface=org.example.Nothing
+
+                """)
+            serviceDirectories = "<servicedir>\(serviceDirectory)</servicedir>"
+        }
         let configuration = try sandbox.file("dbus-session.conf", """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
               <listen>unix:dir=\(runtime)</listen>
-              \(activation ? "<standard_session_servicedirs/>" : "")
+              \(serviceDirectories)
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -216,10 +240,32 @@ final class PrivateSessionBus {
         bus = SessionBus(environment: ["DBUS_SESSION_BUS_ADDRESS": lines[0], "XDG_RUNTIME_DIR": runtime])
     }
 
+    /// Stops the daemons and waits until they are gone, so that none of them still writes
+    /// into the sandbox when it is removed.
     deinit {
-        if let keyringPID { kill(keyringPID, SIGTERM) }
+        if let keyringPID {
+            if keyringFrozen { kill(keyringPID, SIGCONT) }
+            kill(keyringPID, SIGTERM)
+        }
         kill(busPID, SIGTERM)
+        for pid in [keyringPID, busPID].compactMap({ $0 }) { Self.waitUntilGone(pid) }
     }
+
+    /// Waits up to 5 s for a process that is not our child (daemons fork away) to exit:
+    /// gone from /proc, or a zombie left for init to reap.
+    private static func waitUntilGone(_ pid: pid_t) {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let afterName = stat.range(of: ") ")
+            else { return }
+            if stat[afterName.upperBound...].hasPrefix("Z") { return }
+            usleep(10_000)
+        }
+    }
+
+    /// The pid of the keyring daemon this bus was given, nil before `startKeyring`.
+    var keyring: pid_t? { keyringPID }
 
     /// Starts gnome-keyring-daemon with the login keyring unlocked by `keyringPassword`
     /// (created on first start, in the sandbox's XDG_DATA_HOME), and waits until it owns
@@ -239,6 +285,14 @@ final class PrivateSessionBus {
         keyringPID = nil
         _ = try waitForSecretService { $0 == nil }
         try startKeyring()
+    }
+
+    /// Stops the keyring daemon (SIGSTOP) without it leaving the bus: a Secret Service
+    /// that is there but never answers.
+    func freezeKeyring() {
+        guard let keyringPID else { return }
+        kill(keyringPID, SIGSTOP)
+        keyringFrozen = true
     }
 
     /// Locks the login collection, as a screen lock or a timeout would.
