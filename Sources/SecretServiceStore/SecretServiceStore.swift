@@ -62,8 +62,8 @@ public final class SecretServiceStore: CredentialStore {
                 throw HelperError(.failure, "the Secret Service keeps only text, and this credential's protocol, host, path or username is not valid UTF-8",
                                   fix: "use git-credential-sqlite for it")
             }
-            let previous = try search(credential).filter { $0.keyFields.hasSameKey(as: credential) }
-            if previous.contains(where: { $0.credential == nil }) { throw Self.locked }
+            let previous = try search(credential, secrets: false).filter { $0.keyFields.hasSameKey(as: credential) }
+            if previous.contains(where: \.locked) { throw Self.locked }
             // Create first, then delete the old ones: a failure never loses a credential.
             try create(credential, attributes: attributes)
             for item in previous { try delete(item) }
@@ -72,9 +72,11 @@ public final class SecretServiceStore: CredentialStore {
 
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
-        let found = try candidates(for: request)
-        if found.contains(where: { $0.credential == nil }) { throw Self.locked }
-        let doomed = found.filter { $0.credential!.isMatched(by: request, for: .erase) }
+        // Secrets are fetched only to compare them: an erase naming none needs none.
+        let comparesSecrets = request.password != nil || request.credential != nil
+        let found = try candidates(for: request, secrets: comparesSecrets)
+        if found.contains(where: \.locked) { throw Self.locked }
+        let doomed = comparesSecrets ? found.filter { $0.credential!.isMatched(by: request, for: .erase) } : found
         for item in doomed { try delete(item) }
         return doomed.count
     }
@@ -82,26 +84,27 @@ public final class SecretServiceStore: CredentialStore {
     public func list() throws -> [Credential] {
         // An empty search finds nothing, so ask for each of git's schemas by name.
         try ItemLayout.schemas.sorted().flatMap { schema in
-            try search(attributes: ["xdg:schema": schema], schema: nil)
+            try search(attributes: ["xdg:schema": schema], schema: nil, secrets: true)
         }.map { $0.credential?.withoutSecrets ?? $0.keyFields }
     }
 
     /// The items whose key fields match the request (secrets are compared later, on the
     /// items that could be unlocked).
-    func candidates(for request: Credential) throws -> [Item] {
-        try search(request).filter { $0.keyFields.isMatched(by: request, for: .lookup) }
+    func candidates(for request: Credential, secrets: Bool = true) throws -> [Item] {
+        try search(request, secrets: secrets).filter { $0.keyFields.isMatched(by: request, for: .lookup) }
     }
 
     // MARK: libsecret
 
-    /// One item found: its attributes, its key fields, and (unless it stayed locked) the
-    /// whole credential.
+    /// One item found: its attributes, its key fields, and (when its secrets were loaded
+    /// and it is not locked) the whole credential.
     final class Item {
         let object: UnsafeMutablePointer<SecretItem>
         let attributes: [String: String]
         let schema: String?
         let keyFields: Credential
         let credential: Credential?
+        let locked: Bool
         let created: UInt64
         let path: String
 
@@ -114,7 +117,8 @@ public final class SecretServiceStore: CredentialStore {
             keyFields = ItemLayout.keyFields(from: attributes)
             created = UInt64(secret_item_get_created(object))
             path = String(cString: csecretservice_item_path(object))
-            if secret_item_get_locked(object) == 0, let value = secret_item_get_secret(object) {
+            locked = secret_item_get_locked(object) != 0
+            if !locked, let value = secret_item_get_secret(object) {
                 var length = 0
                 let bytes = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
                 secret_value_unref(UnsafeMutableRawPointer(value))
@@ -131,23 +135,23 @@ public final class SecretServiceStore: CredentialStore {
 
     /// The git items whose attributes fit the request's key fields, newest first. Locked
     /// items are unlocked when someone can answer the prompt; otherwise they stay locked.
-    func search(_ request: Credential) throws -> [Item] {
+    func search(_ request: Credential, secrets: Bool) throws -> [Item] {
         guard let attributes = ItemLayout.attributes(of: request) else { return [] }
-        return try search(attributes: attributes, schema: csecretservice_git_schema())
+        return try search(attributes: attributes, schema: csecretservice_git_schema(), secrets: secrets)
     }
 
-    func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?) throws -> [Item] {
+    func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?, secrets: Bool) throws -> [Item] {
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
         // Not SECRET_SEARCH_UNLOCK: it costs a round trip even when nothing is locked.
-        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
+        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | (secrets ? SECRET_SEARCH_LOAD_SECRETS.rawValue : 0))
         var error: UnsafeMutablePointer<GError>?
         arm()
         let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
         if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
         defer { g_list_free_full(list, g_object_unref) }
         let objects = Self.elements(of: list, as: SecretItem.self)
-        unlock(objects.filter { secret_item_get_locked($0) != 0 })
+        unlock(objects.filter { secret_item_get_locked($0) != 0 }, loadingSecrets: secrets)
         let items = objects.map(Item.init).filter { $0.schema.map(ItemLayout.schemas.contains) ?? false }
         // Newest first; items stored within one second by their (increasing) object path.
         return items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
@@ -155,7 +159,7 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and
     /// loads the secrets of those it unlocked. The others stay locked: never guessed at.
-    func unlock(_ locked: [UnsafeMutablePointer<SecretItem>]) {
+    func unlock(_ locked: [UnsafeMutablePointer<SecretItem>], loadingSecrets: Bool) {
         guard !locked.isEmpty else { return }
         let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
         defer { g_list_free(list) }
@@ -163,6 +167,7 @@ public final class SecretServiceStore: CredentialStore {
         csecretservice_arm(UInt32.max / 2)
         guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else { return }
         defer { g_list_free_full(unlocked, g_object_unref) }
+        guard loadingSecrets else { return }
         var error: UnsafeMutablePointer<GError>?
         arm()
         secret_item_load_secrets_sync(unlocked, cancellable, &error)
