@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func approveThenFill(backend: Backend) throws {
-        let world = try GitWorld(backend), host = world.names("git.example")
+        let world = try BackendWorld(backend), host = world.names("git.example")
         try world.git.approve("protocol=https", "host=\(host)", "username=alice", "password=alice-secret")
         let filled = try world.git.filled(wire("protocol=https", "host=\(host)"))
         #expect(filled?["username"] == "alice")
@@ -22,14 +22,14 @@ import Testing
     }
 
     @Test func theSQLiteHelperUsesOptionsOfTheHelperString() throws {
-        let world = try GitWorld(.sqlite)
+        let world = try BackendWorld(.sqlite)
         try world.git.approve("protocol=https", "host=git.example", "username=alice", "password=alice-secret")
         #expect(fileExists(try #require(world.database)), "the helper did not use --db from the helper string")
     }
 
     @Test(arguments: Backend.allCases, GitCredential.awkwardPasswords)
     func passwordsRoundTripExactly(backend: Backend, password: String) throws {
-        let world = try GitWorld(backend), host = world.names("git.example")
+        let world = try BackendWorld(backend), host = world.names("git.example")
         try world.git.approve("protocol=https", "host=\(host)", "username=\(GitCredential.awkwardUsername)", "password=\(password)")
         let filled = try world.git.filled(wire("protocol=https", "host=\(host)"))
         #expect(filled?["username"] == GitCredential.awkwardUsername)
@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func severalUsersOnOneHost(backend: Backend) throws {
-        let world = try GitWorld(backend), host = world.names("git.example")
+        let world = try BackendWorld(backend), host = world.names("git.example")
         try world.git.approve("protocol=https", "host=\(host)", "username=alice", "password=alice-secret")
         try world.git.approve("protocol=https", "host=\(host)", "username=bob", "password=bob-secret")
         #expect(try world.git.filledPassword("protocol=https", "host=\(host)", "username=alice") == "alice-secret")
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aHostWithAPort(backend: Backend) throws {
-        let world = try GitWorld(backend), host = world.names("git.example")
+        let world = try BackendWorld(backend), host = world.names("git.example")
         try world.git.approve("protocol=https", "host=\(host):8443", "username=alice", "password=port-secret")
         #expect(try world.git.filledPassword("protocol=https", "host=\(host):8443") == "port-secret")
         #expect(try world.git.filledPassword("protocol=https", "host=\(host)") == nil)
@@ -55,7 +55,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func useHttpPathKeepsRepositoriesApart(backend: Backend) throws {
-        let world = try GitWorld(backend), host = world.names("git.example"), config = ["credential.useHttpPath=true"]
+        let world = try BackendWorld(backend), host = world.names("git.example"), config = ["credential.useHttpPath=true"]
         try world.git.approve("protocol=https", "host=\(host)", "path=team/one.git", "username=ci", "password=one-secret", config: config)
         try world.git.approve("protocol=https", "host=\(host)", "path=team/two.git", "username=ci", "password=two-secret", config: config)
         #expect(try world.git.filledPassword("protocol=https", "host=\(host)", "path=team/one.git", config: config) == "one-secret")
@@ -65,7 +65,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func rejectRemovesTheCredential(backend: Backend) throws {
-        let world = try GitWorld(backend), host = world.names("git.example"), other = world.names("other.example")
+        let world = try BackendWorld(backend), host = world.names("git.example"), other = world.names("other.example")
         try world.git.approve("protocol=https", "host=\(host)", "username=alice", "password=alice-secret")
         try world.git.approve("protocol=https", "host=\(other)", "username=alice", "password=other-secret")
         try world.git.reject("protocol=https", "host=\(host)", "username=alice", "password=alice-secret")

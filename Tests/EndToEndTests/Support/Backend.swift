@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The helpers that the tests holding for every backend run.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite = "git-credential-sqlite"
+    case secretService = "git-credential-secretservice"
+
+    var testDescription: String { rawValue }
+}
+
+/// One test's world for a backend: the helper, run directly or by git with the same
+/// options, and host names of the test's own (the Secret Service is one keyring for all
+/// tests; its items on those names are removed when the world goes away).
+final class BackendWorld {
+    let sandbox: Sandbox
+    /// The helper with the options of git's helper string.
+    let helper: any CredentialHelper
+    let git: GitCredential
+    let names: UniqueNames
+    /// The store of git-credential-sqlite (`--db` in the helper string).
+    let database: String?
+    private let keyring: SharedKeyring?
+
+    init(_ backend: Backend) throws {
+        switch backend {
+        case .sqlite:
+            let sandbox = try Sandbox(), database = sandbox.root + "/git-store/credentials.db"
+            self.sandbox = sandbox
+            self.database = database
+            helper = sandbox.sqlite(["--db", database])
+            git = GitCredential(sandbox: sandbox, helper: "\(BuiltProducts.sqliteHelper) --db \(database)")
+            names = UniqueNames()
+            keyring = nil
+        case .secretService:
+            let keyring = try SharedKeyring()
+            sandbox = keyring.sandbox
+            database = nil
+            helper = keyring.helper
+            git = GitCredential(sandbox: sandbox, helper: BuiltProducts.secretServiceHelper, environment: keyring.bus.environment)
+            names = keyring.names
+            self.keyring = keyring
+        }
+    }
+
+    /// How many items the store holds on `host` (any user or path), or on any of the
+    /// test's hosts when nil (git-credential-sqlite's store is the test's own: every item).
+    func itemCount(host: String? = nil) throws -> Int {
+        if let keyring {
+            return try (host.map { [$0] } ?? Array(names.hosts)).reduce(0) { try $0 + keyring.count(["server": $1]) }
+        }
+        // A header, then a row per item with the host in the second column.
+        let rows = try helper.list().stdoutLines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+        return rows.filter { host == nil || $0.dropFirst().first == host }.count
+    }
+
+    /// Nothing was stored: git-credential-sqlite did not even create its store, and the
+    /// keyring holds no item on the test's hosts.
+    func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        if let database {
+            let directory = (database as NSString).deletingLastPathComponent
+            #expect(!fileExists(directory), "the store was created", sourceLocation: sourceLocation)
+        } else {
+            #expect(try itemCount() == 0, "an item was stored", sourceLocation: sourceLocation)
+        }
+    }
+}
