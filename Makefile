@@ -4,7 +4,8 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-EXECUTABLES := git-credential-sqlite git-credential-secretservice
+EXECUTABLES := git-credential-sqlite git-credential-secretservice git-credential-keyring basic-auth-header
+SCRIPTS := scripts/credential-curl
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc
 RELEASE_DIR := .build/release
@@ -29,11 +30,11 @@ build: deps-build
 
 install: build
 	install -d -m 755 $(BINDIR)
-	install -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(BINDIR)/
+	install -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(SCRIPTS) $(BINDIR)/
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH; add it, or git will not find the helpers" ;; esac
 
 uninstall:
-	rm -f $(addprefix $(BINDIR)/,$(EXECUTABLES))
+	rm -f $(addprefix $(BINDIR)/,$(EXECUTABLES) $(notdir $(SCRIPTS)))
 
 # The Secret Service tests need a session bus and an unlocked keyring: with-test-keyring
 # gives `swift test` a throwaway gnome-keyring on a private bus.

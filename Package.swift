@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "git-credential-sqlite", targets: ["git-credential-sqlite"]),
         .executable(name: "git-credential-secretservice", targets: ["git-credential-secretservice"]),
+        .executable(name: "git-credential-keyring", targets: ["git-credential-keyring"]),
+        .executable(name: "basic-auth-header", targets: ["basic-auth-header"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -31,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "CSecretService", dependencies: ["CLibSecret"]),
         .target(name: "SecretServiceStore", dependencies: ["CredentialCore", "CLibSecret", "CSecretService"]),
+        .target(name: "KeyringStore", dependencies: ["CredentialCore", "SQLiteStore", "SecretServiceStore"]),
         .target(
             name: "HelperCommand",
             dependencies: ["CredentialCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -41,6 +44,9 @@ let package = Package(
         .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "SecretServiceStore"]),
         .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"]),
         .executableTarget(name: "git-credential-secretservice", dependencies: ["HelperCommand", "SecretServiceCommands"]),
+        .target(name: "KeyringCommands", dependencies: ["HelperCommand", "KeyringStore", "SQLiteCommands"]),
+        .executableTarget(name: "git-credential-keyring", dependencies: ["HelperCommand", "KeyringCommands"]),
+        .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"]),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -45,6 +45,19 @@ public enum HelperRunner {
         }
     }
 
+    /// The entry point of a plain command (not a credential helper): hardening, the
+    /// argument parser, and failures as one line.
+    public static func main<Command: ParsableCommand>(command: Command.Type) -> Never {
+        ProcessHardening.apply()
+        do {
+            var command = try Command.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
+            try command.run()
+            exit(0)
+        } catch {
+            exit(report(error, root: Command.self))
+        }
+    }
+
     /// The action is the last argument. It is unknown when it is a word (not an option)
     /// and no argument names one of our commands.
     static func isUnknownAction(_ arguments: [String], known: [String]) -> Bool {

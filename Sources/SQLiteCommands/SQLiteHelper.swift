@@ -65,7 +65,7 @@ public struct SQLiteSettings: StoreSettings {
         return true
     }
 
-    var location: StoreLocation {
+    public var location: StoreLocation {
         get throws {
             for (name, value) in [(Names.database, database), (Names.keyFile, keyFile)] where value?.isEmpty == true {
                 throw HelperError(.usage, "--\(name) is empty", fix: "give it a path, or leave the option out for the default")
@@ -74,7 +74,7 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
+    public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
 
     public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }

@@ -47,14 +47,8 @@ public struct SecretServiceSettings: StoreSettings {
 
     public mutating func set(option name: String, to value: String) -> Bool { false }
 
-    /// A person may need a while to answer an unlock prompt on a display; without one, a
-    /// service that has not answered in a few seconds is not going to.
-    var timeoutSeconds: UInt32 {
-        SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil ? 60 : 5
-    }
-
-    public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect(timeoutSeconds: timeoutSeconds) }
-    public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect(timeoutSeconds: timeoutSeconds) }
+    public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect() }
+    public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect() }
 }
 
 public struct SecretServiceOptions: StoreOptions {

@@ -16,9 +16,15 @@ public final class SecretServiceStore: CredentialStore {
     let cancellable: UnsafeMutablePointer<GCancellable>
     let timeoutSeconds: UInt32
 
+    /// A person may need a while to answer an unlock prompt on a display; without one, a
+    /// service that has not answered in a few seconds is not going to.
+    public static var defaultTimeoutSeconds: UInt32 {
+        SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil ? 60 : 5
+    }
+
     /// Connects to the Secret Service on the session bus. Each call, this one included,
     /// gives up after `timeoutSeconds`, so a wedged service cannot block git.
-    public static func connect(timeoutSeconds: UInt32) throws -> SecretServiceStore {
+    public static func connect(timeoutSeconds: UInt32 = defaultTimeoutSeconds) throws -> SecretServiceStore {
         csecretservice_silence_glib()
         let cancellable = g_cancellable_new()!
         csecretservice_watch(cancellable)
@@ -45,6 +51,28 @@ public final class SecretServiceStore: CredentialStore {
     deinit {
         g_object_unref(service)
         g_object_unref(cancellable)
+    }
+
+    /// Whether a new item can go to the default collection now, and why: it exists and is
+    /// unlocked, or the service unlocked it after a prompt someone answered.
+    public func defaultCollectionWritability() -> (writable: Bool, reason: String) {
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        guard let collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            return (false, take(error).map { "the Secret Service gave no default keyring: \($0)" }
+                ?? "the Secret Service has no default keyring")
+        }
+        defer { g_object_unref(collection) }
+        if secret_collection_get_locked(collection) == 0 { return (true, "the Secret Service answers and its default keyring is unlocked") }
+        let list = g_list_append(nil, collection)
+        defer { g_list_free(list) }
+        csecretservice_arm(UInt32.max / 2)
+        guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else {
+            return (false, "the default keyring is locked and no one answered the prompt to unlock it")
+        }
+        g_list_free_full(unlocked, g_object_unref)
+        return (true, "the Secret Service answers and its default keyring was unlocked")
     }
 
     // MARK: CredentialStore

@@ -1,0 +1,44 @@
+import ArgumentParser
+import CredentialCore
+
+/// `basic-auth-header`: a credential in git's protocol on stdin, one HTTP Basic
+/// `Authorization` header line on stdout, for curl and scripts.
+public struct BasicAuthHeaderCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "basic-auth-header",
+        abstract: "Print an HTTP Basic Authorization header for the credential on standard input.",
+        discussion: """
+            Reads a credential in git's credential protocol (username=, password=, as printed \
+            by `git credential fill` or a helper's get) and prints `Authorization: Basic ...`: \
+            base64 of the UTF-8 bytes of user:password (RFC 7617). A ':' in the username or a \
+            control character in either part is refused (exit 2): it could not be sent \
+            intact, or could smuggle a header. The credential never appears in arguments.
+
+            Examples:
+              printf 'url=https://example.com\\n\\n' | git credential fill | basic-auth-header
+              ... | basic-auth-header --curl-config | curl -K - https://example.com/api
+            """)
+
+    @Flag(name: .customLong("curl-config"), help: "Print a curl config line (header = \"...\") instead.")
+    var curlConfig = false
+
+    public init() {}
+
+    public func run() throws {
+        let credential = try WireFormat.read(from: 0)
+        guard let username = credential.username, let password = credential.password else {
+            throw HelperError(.usage, "the input has no \(credential.username == nil ? "username" : "password")",
+                              fix: "pipe in a credential with username= and password= lines, e.g. from git credential fill")
+        }
+        let header: String
+        do { header = "Authorization: " + (try BasicAuth.headerValue(username: username, password: password)) } catch {
+            throw HelperError(.usage, error.message, fix: "a Basic credential cannot carry it; use another credential")
+        }
+        SystemIO.writeAll(1, (curlConfig ? "header = " + Self.curlQuoted(header) : header) + "\n")
+    }
+
+    /// A curl config string: double quotes, with backslash and double quote escaped.
+    static func curlQuoted(_ text: String) -> String {
+        "\"" + text.flatMap { $0 == "\\" || $0 == "\"" ? "\\\($0)" : "\($0)" } + "\""
+    }
+}

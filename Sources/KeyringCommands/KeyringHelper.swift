@@ -1,0 +1,80 @@
+import ArgumentParser
+import CredentialCore
+import HelperCommand
+import KeyringStore
+import SQLiteCommands
+
+/// `git-credential-keyring`: the desktop keyring when it works, else the encrypted
+/// SQLite store; reads and erases both.
+public struct KeyringHelper: HelperRoot {
+    public typealias Options = KeyringOptions
+
+    public static let configuration = CommandConfiguration(
+        commandName: "git-credential-keyring",
+        abstract: "A git credential helper that uses the desktop keyring when it works, else an encrypted SQLite file.",
+        discussion: """
+            git runs it as `git-credential-keyring [OPTIONS] get|store|erase`. On every call it \
+            checks what works: if the Secret Service answers on the session bus and its \
+            default keyring is unlocked (or someone unlocks it at the prompt), credentials go \
+            there; otherwise into the encrypted SQLite store of git-credential-sqlite (same \
+            options and files). get looks in both, the keyring first, so a credential stored \
+            over SSH is found at the desktop; erase removes from both. Nothing is ever stored \
+            in plaintext.
+
+            Examples:
+              git config --global credential.helper keyring
+              git-credential-keyring which
+            """,
+        subcommands: [
+            GetCommand<KeyringOptions>.self, StoreCommand<KeyringOptions>.self, EraseCommand<KeyringOptions>.self,
+            CapabilityCommand.self, ListCommand<KeyringOptions>.self, ImportCommand<KeyringOptions>.self,
+            WhichCommand.self,
+        ]
+    )
+
+    @OptionGroup var options: KeyringOptions
+
+    public init() {}
+
+    public func run() throws { throw Self.missingAction }
+}
+
+/// The SQLite store's settings; the keyring needs none.
+public struct KeyringSettings: StoreSettings {
+    var sqlite = SQLiteSettings()
+
+    public init() {}
+
+    public mutating func set(option name: String, to value: String) -> Bool { sqlite.set(option: name, to: value) }
+
+    func open() throws -> KeyringStore { KeyringStore(sqlite: try sqlite.location, passphrase: sqlite.passphrase) }
+
+    public func openExisting() throws -> CredentialStore? { try open() }
+    public func openOrCreate() throws -> CredentialStore { try open() }
+}
+
+public struct KeyringOptions: StoreOptions {
+    @OptionGroup var sqlite: SQLiteOptions
+
+    public init() {}
+
+    public var settings: KeyringSettings {
+        var settings = KeyringSettings()
+        settings.sqlite = sqlite.settings
+        return settings
+    }
+}
+
+struct WhichCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "which",
+        abstract: "Say which store a credential would go to now, and why.",
+        discussion: "Example:\n  git-credential-keyring which")
+
+    @OptionGroup var options: KeyringOptions
+
+    func run() throws {
+        let choice = try options.settings.open().choice()
+        SystemIO.writeAll(1, "\(choice.backend.rawValue): \(choice.reason)\n")
+    }
+}

@@ -1,0 +1,68 @@
+import CredentialCore
+import SQLiteStore
+import SecretServiceStore
+
+/// The store most people configure: the desktop keyring when it works, the encrypted
+/// SQLite file otherwise, decided on every call by what actually works (not by
+/// environment variables). Reads and erases both, the keyring first, so a credential
+/// stored over SSH is found later at the desktop. Never plaintext: both are encrypted.
+public final class KeyringStore: CredentialStore {
+    public enum Backend: String, Sendable { case secretservice, sqlite }
+
+    let secretService: SecretServiceStore?
+    let secretServiceProblem: String?
+    let sqliteLocation: StoreLocation
+    let passphrase: PassphraseSource
+
+    /// Connects to the Secret Service if it answers; the SQLite store opens when needed.
+    public init(sqlite location: StoreLocation, passphrase: PassphraseSource) {
+        sqliteLocation = location
+        self.passphrase = passphrase
+        do {
+            secretService = try SecretServiceStore.connect()
+            secretServiceProblem = nil
+        } catch {
+            secretService = nil
+            secretServiceProblem = (error as? HelperError)?.message ?? "\(error)"
+        }
+    }
+
+    /// Where a store would go now, and why, in one line's worth.
+    public func choice() -> (backend: Backend, reason: String) {
+        guard let secretService else { return (.sqlite, secretServiceProblem ?? "no Secret Service") }
+        let (writable, reason) = secretService.defaultCollectionWritability()
+        return writable ? (.secretservice, reason) : (.sqlite, reason)
+    }
+
+    var sqlite: SQLiteCredentialStore? {
+        get throws { try SQLiteCredentialStore.openExisting(sqliteLocation, passphrase: passphrase) }
+    }
+
+    // MARK: CredentialStore
+
+    public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
+        // A keyring that cannot be read now (locked, gone) is passed over, not an error:
+        // the SQLite store may still have the answer.
+        let fromKeyring = (try? secretService?.items(matching: request, for: purpose)) ?? []
+        return try fromKeyring + (sqlite?.items(matching: request, for: purpose) ?? [])
+    }
+
+    public func replace(with credentials: [Credential]) throws {
+        switch choice().backend {
+        case .secretservice: try secretService!.replace(with: credentials)
+        case .sqlite: try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase).replace(with: credentials)
+        }
+    }
+
+    /// Erases from both; the SQLite store first, so a locked keyring (an error) does not
+    /// keep the other one from being cleaned.
+    @discardableResult
+    public func remove(matching request: Credential) throws -> Int {
+        let removed = try sqlite?.remove(matching: request) ?? 0
+        return try removed + (secretService?.remove(matching: request) ?? 0)
+    }
+
+    public func list() throws -> [Credential] {
+        try (secretService?.list() ?? []) + (sqlite?.list() ?? [])
+    }
+}

@@ -1,0 +1,3 @@
+import HelperCommand
+
+HelperRunner.main(command: BasicAuthHeaderCommand.self)

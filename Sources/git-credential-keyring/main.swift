@@ -1,0 +1,4 @@
+import HelperCommand
+import KeyringCommands
+
+HelperRunner.main(KeyringHelper.self)
