@@ -90,7 +90,7 @@ enum ChildProcess {
     }
 
     /// Starts the child; returns its pid and our ends of its stdin, stdout and stderr.
-    private static func spawn(
+    fileprivate static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String], inputFiles: [Int32: String],
         directory: String?
     ) throws -> (pid_t, Int32, Int32, Int32) {
@@ -222,7 +222,7 @@ enum ChildProcess {
     }
 
     /// The wait status; kills the process group if it is still running at the deadline.
-    private static func waitForExit(_ pid: pid_t, until deadline: Date) -> Int32 {
+    fileprivate static func waitForExit(_ pid: pid_t, until deadline: Date) -> Int32 {
         var status: Int32 = 0
         while true {
             let done = waitpid(pid, &status, WNOHANG)
@@ -235,5 +235,62 @@ enum ChildProcess {
             }
             usleep(2000)
         }
+    }
+}
+
+/// A child that runs beside the test (a server), started like `ChildProcess.run`'s children
+/// (a session of its own, none of our descriptors) with its stdin held open: a child that
+/// stops when its stdin closes stops also when the test process dies. `stop()`, or
+/// deinit, ends it and whatever it started in its process group.
+final class BackgroundProcess {
+    let pid: pid_t
+    private var input: Int32?
+    private var output: Int32?
+    private var errors: Int32?
+    private var stopped = false
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws {
+        (pid, input, output, errors) = try ChildProcess.spawn(executable, arguments, environment: environment,
+                                                               inputFiles: [:], directory: directory)
+    }
+
+    deinit { stop() }
+
+    /// The first line the child writes on stdout, without its LF. Throws, quoting what the
+    /// child said on stderr, when it ends or says nothing within `timeout` seconds. Our
+    /// ends of its stdout and stderr are closed afterwards: it must write nothing more there.
+    func firstLine(timeout: Double) throws -> String {
+        defer { [output, errors].compactMap { $0 }.forEach { close($0) }; output = nil; errors = nil }
+        let deadline = Date().addingTimeInterval(timeout)
+        var said: [Int32: [UInt8]] = [:], buffer = [UInt8](repeating: 0, count: 4096)
+        var open = [output, errors].compactMap { $0 }
+        while !open.isEmpty, deadline.timeIntervalSinceNow > 0 {
+            if let newline = said[output!]?.firstIndex(of: 0x0A) {
+                return String(decoding: said[output!]![..<newline], as: UTF8.self)
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), Int32(max(deadline.timeIntervalSinceNow, 0) * 1000) + 1) <= 0 { continue }
+            for ready in fds where ready.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(ready.fd, $0.baseAddress, $0.count) }
+                if count > 0 { said[ready.fd, default: []] += buffer[0..<count] } else if count == 0 || errno != EINTR {
+                    open.removeAll { $0 == ready.fd }
+                }
+            }
+        }
+        if let line = said[output!], let newline = line.firstIndex(of: 0x0A) {
+            return String(decoding: line[..<newline], as: UTF8.self)
+        }
+        let stderr = String(decoding: said[errors!] ?? [], as: UTF8.self)
+        throw SpawnError(description: "no first line on stdout within \(timeout) s; stderr: \(stderr.debugDescription)")
+    }
+
+    /// Closes its stdin, asks its process group to end (SIGTERM) and reaps it, killing the
+    /// group after 5 s.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        [input, output, errors].compactMap { $0 }.forEach { close($0) }
+        kill(-pid, SIGTERM)  // before reaping: until then the group's id cannot be reused
+        _ = ChildProcess.waitForExit(pid, until: Date().addingTimeInterval(5))
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// git-credential-keyring: the Secret Service when it works, the encrypted SQLite store
+/// otherwise, decided on every call; get reads both (the keyring first), erase both.
+/// "Over SSH" is the same sandbox (same SQLite files) without a session bus; "at the
+/// desktop" is that sandbox on the bus of the test keyring.
+@Suite struct KeyringHelperTests {
+    let keyring: SharedKeyring
+    let host: String
+    /// On the test keyring's bus.
+    let atDesktop: KeyringHelper
+    /// No DBUS_SESSION_BUS_ADDRESS, an empty XDG_RUNTIME_DIR, no DISPLAY.
+    let overSSH: KeyringHelper
+
+    init() throws {
+        keyring = try SharedKeyring()
+        host = keyring.names("example.com")
+        atDesktop = KeyringHelper(sandbox: keyring.sandbox, environment: keyring.bus.environment)
+        overSSH = KeyringHelper(sandbox: keyring.sandbox, environment: try keyring.sandbox.noSessionBus())
+    }
+
+    var sandbox: Sandbox { keyring.sandbox }
+    func credential(password: String, username: String = "alice") -> [UInt8] {
+        wire("protocol=https", "host=\(host)", "username=\(username)", "password=\(password)")
+    }
+    var lookup: [UInt8] { wire("protocol=https", "host=\(host)") }
+    var itemsInKeyring: Int { get throws { try keyring.count(["server": host]) } }
+    /// git-credential-sqlite on the same files: what the SQLite store holds.
+    var sqliteStore: SQLiteHelper { sandbox.sqlite() }
+
+    @Test func whichSaysSecretServiceWithAWorkingKeyring() throws {
+        #expect(try atDesktop.which().contains("secretservice"))
+    }
+
+    @Test func whichSaysSQLiteWithoutASessionBus() throws {
+        #expect(try overSSH.which().contains("sqlite"))
+    }
+
+    /// Every situation in which git-credential-secretservice cannot store: the keyring
+    /// helper says sqlite within seconds, and stores there.
+    @Test(arguments: SecretServiceUnavailableTests.Situation.allCases)
+    func withoutAUsableSecretServiceItUsesSQLite(situation: SecretServiceUnavailableTests.Situation) throws {
+        let setup = try SecretServiceUnavailableTests.Setup(situation)
+        let helper = KeyringHelper(sandbox: setup.helper.sandbox, environment: setup.helper.bus.environment)
+        let start = Date()
+        #expect(try helper.which().contains("sqlite"))
+        expectSuccess(try helper.store(wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")))
+        #expect(Date().timeIntervalSince(start) < 20, "took \(Date().timeIntervalSince(start)) s")
+        #expect(fileExists(setup.helper.sandbox.database), "not stored in the SQLite store")
+        #expect(try helper.password(for: wire("protocol=https", "host=example.com")) == "alice-secret")
+    }
+
+    /// A locked collection that no one can unlock (no display for the prompt, or a prompt
+    /// no one answers): SQLite, within seconds, and the keyring's items stay as they were.
+    @Test(arguments: [PrivateSessionBus.Services.desktop, .unansweredPrompter])
+    func aLockedKeyringThatNoOneUnlocksMeansSQLite(services: PrivateSessionBus.Services) throws {
+        let sandbox = try Sandbox()
+        let session = try PrivateSessionBus(sandbox: sandbox, services: services)
+        try session.startKeyring()
+        let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
+        #expect(!fileExists(sandbox.database), "stored in SQLite although the keyring was unlocked")
+        try session.lockLoginCollection()
+
+        let start = Date()
+        #expect(try helper.which().contains("sqlite"))
+        try helper.storeAll(wire("protocol=https", "host=example.com", "username=bob", "password=in-sqlite"))
+        #expect(Date().timeIntervalSince(start) < 20, "took \(Date().timeIntervalSince(start)) s")
+        #expect(fileExists(sandbox.database), "not stored in the SQLite store")
+        #expect(try sandbox.sqlite().password(for: wire("protocol=https", "host=example.com", "username=bob")) == "in-sqlite")
+        try session.restartKeyring()
+        #expect(try SecretTool(sandbox: sandbox, bus: session.bus).items(["server": "example.com"]).count == 1)
+    }
+
+    @Test func storeWithAWorkingKeyringGoesToTheKeyring() throws {
+        try atDesktop.storeAll(credential(password: "desktop-secret"))
+        #expect(try itemsInKeyring == 1)
+        #expect(try keyring.secretTool.lookup(["server": host, "user": "alice"]) == "desktop-secret")
+        #expect(!fileExists(sandbox.database), "the SQLite store was created too")
+    }
+
+    @Test func storeWithoutABusGoesToSQLiteEncrypted() throws {
+        let username = "ssh-user-\(keyring.names.tag)", password = awkwardPassword()
+        try overSSH.storeAll(credential(password: password, username: username))
+        #expect(try itemsInKeyring == 0)
+        #expect(fileExists(sandbox.database) && fileExists(sandbox.keyFile))
+        #expect(try sqliteStore.password(for: lookup) == password)
+        let storeFiles = files(in: sandbox.databaseDirectory)
+        #expect(!storeFiles.isEmpty)
+        for file in storeFiles {
+            let bytes = try #require(contents(of: file))
+            for plaintext in [host, username, password, "example.com"] {
+                #expect(!bytes.containsBytes(Array(plaintext.utf8)), "\(file) holds \(plaintext) in plaintext")
+            }
+        }
+    }
+
+    /// Stored over SSH, found later at the desktop (and still over SSH).
+    @Test func getAtTheDesktopFindsWhatWasStoredOverSSH() throws {
+        try overSSH.storeAll(credential(password: "stored-over-ssh"))
+        #expect(try atDesktop.password(for: lookup) == "stored-over-ssh")
+        #expect(try overSSH.password(for: lookup) == "stored-over-ssh")
+        #expect(try itemsInKeyring == 0, "get moved or copied the credential")
+    }
+
+    /// Whichever was stored last.
+    @Test(arguments: [false, true])
+    func getLooksInTheKeyringFirst(keyringStoredLast: Bool) throws {
+        let stores = [{ try overSSH.storeAll(credential(password: "in-sqlite")) },
+                      { try atDesktop.storeAll(credential(password: "in-the-keyring")) }]
+        for store in keyringStoredLast ? stores : stores.reversed() { try store() }
+        #expect(try atDesktop.password(for: lookup) == "in-the-keyring")
+        #expect(try overSSH.password(for: lookup) == "in-sqlite")
+    }
+
+    @Test func listShowsBothStoresAndNoSecret() throws {
+        try overSSH.storeAll(credential(password: "ssh-secret", username: "ssh-user"))
+        try atDesktop.storeAll(credential(password: "desktop-secret", username: "desktop-user"))
+        let listed = try atDesktop.list()
+        expectSuccess(listed)
+        #expect(listed.stdoutText.contains("ssh-user") && listed.stdoutText.contains("desktop-user"), "\(listed)")
+        #expect(!listed.stdoutText.contains("ssh-secret") && !listed.stdoutText.contains("desktop-secret"),
+                "list shows a secret: \(listed)")
+    }
+
+    @Test(arguments: [false, true])
+    func eraseRemovesFromBoth(withPassword: Bool) throws {
+        try overSSH.storeAll(credential(password: "same-secret"))
+        try atDesktop.storeAll(credential(password: "same-secret"))
+        #expect(try itemsInKeyring == 1 && sqliteStore.password(for: lookup) == "same-secret")
+
+        let request = withPassword ? credential(password: "same-secret")
+                                   : wire("protocol=https", "host=\(host)", "username=alice")
+        expectSuccess(try atDesktop.erase(request))
+        expectSilentMiss(try atDesktop.get(lookup))
+        expectSilentMiss(try sqliteStore.get(lookup))
+        #expect(try itemsInKeyring == 0)
+    }
+
+    /// Through git: approved over SSH (SQLite), filled at the desktop, rejected at the
+    /// desktop, and then gone over SSH too.
+    @Test func gitCredentialRejectAtTheDesktopErasesWhatWasStoredOverSSH() throws {
+        let desktop = GitCredential(sandbox: sandbox, helper: BuiltProducts.keyringHelper, environment: atDesktop.environment)
+        let ssh = GitCredential(sandbox: sandbox, helper: BuiltProducts.keyringHelper, environment: overSSH.environment)
+        try ssh.approve("protocol=https", "host=\(host)", "username=alice", "password=ssh-secret")
+        #expect(try desktop.filledPassword("protocol=https", "host=\(host)") == "ssh-secret")
+        try desktop.reject("protocol=https", "host=\(host)", "username=alice", "password=ssh-secret")
+        #expect(try ssh.filledPassword("protocol=https", "host=\(host)") == nil)
+    }
+}
