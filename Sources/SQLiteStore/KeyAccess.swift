@@ -11,24 +11,30 @@ enum Meta {
     static let passphraseMode = Array("passphrase".utf8)
 }
 
+/// A data key checked against its store, with the keys derived from it (derived once:
+/// the check needs them, and so does every record).
+struct UnlockedKey {
+    let bytes: [UInt8]
+    let keys: StoreKeys
+}
+
 /// Finding the data key of a store: from the key file, or from the kernel keyring's
 /// cache, or by unwrapping it with a passphrase.
 enum KeyAccess {
-    static func dataKey(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource) throws -> [UInt8] {
+    static func dataKey(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource) throws -> UnlockedKey {
         let meta = database.meta
         let databaseID = meta[Meta.databaseID] ?? []
         switch meta[Meta.keyMode] {
         case Meta.keyFileMode?:
-            let key = try KeyFile.read(location.keyFile)
-            guard isRight(key, for: meta) else {
+            guard let key = verified(try KeyFile.read(location.keyFile), for: meta) else {
                 throw HelperError(.failure, "the key file \(location.keyFile) does not belong to the store \(location.database)",
                                   fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key file made with this store, or restore it from a backup")
             }
             return key
         case Meta.passphraseMode?:
             if let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: databaseID)),
-               isRight(cached, for: meta) {
-                return cached
+               let key = verified(cached, for: meta) {
+                return key
             }
             guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
                 throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
@@ -41,12 +47,12 @@ enum KeyAccess {
         }
     }
 
-    static func unwrap(meta: [String: [UInt8]], passphrase: [UInt8], location: StoreLocation) throws -> [UInt8] {
+    static func unwrap(meta: [String: [UInt8]], passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey {
         guard let wrap = meta[Meta.passphraseWrap].flatMap(PassphraseWrap.init(blob:)) else {
             throw HelperError(.failure, "\(location.database) has no readable wrapped key", fix: "restore it from a backup")
         }
-        guard let key = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []),
-              isRight(key, for: meta)
+        guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []),
+              let key = verified(bytes, for: meta)
         else {
             throw HelperError(.failure, "wrong passphrase for \(location.database)",
                               fix: "try again; a forgotten passphrase cannot be recovered, only the store moved aside")
@@ -54,9 +60,11 @@ enum KeyAccess {
         return key
     }
 
-    static func isRight(_ key: [UInt8], for meta: [String: [UInt8]]) -> Bool {
-        guard let expected = meta[Meta.keyCheck] else { return false }
-        return constantTimeEqual(StoreKeys(dataKey: key, databaseID: meta[Meta.databaseID] ?? []).check, expected)
+    /// The key, if it is the one the store's key check was made with.
+    static func verified(_ key: [UInt8], for meta: [String: [UInt8]]) -> UnlockedKey? {
+        guard let expected = meta[Meta.keyCheck] else { return nil }
+        let keys = StoreKeys(dataKey: key, databaseID: meta[Meta.databaseID] ?? [])
+        return constantTimeEqual(keys.check, expected) ? UnlockedKey(bytes: key, keys: keys) : nil
     }
 
     /// The meta of a new store whose key is in the key file (created if missing).

@@ -10,17 +10,17 @@ public final class SQLiteCredentialStore: CredentialStore {
     let database: StoreDatabase
     let keys: StoreKeys
 
-    init(location: StoreLocation, database: StoreDatabase, dataKey: [UInt8]) {
+    init(location: StoreLocation, database: StoreDatabase, key: UnlockedKey) {
         self.location = location
         self.database = database
-        self.keys = StoreKeys(dataKey: dataKey, databaseID: database.meta[Meta.databaseID] ?? [])
+        self.keys = key.keys
     }
 
     /// The store for get, erase and list: `nil` when there is none yet (nothing is created).
     public static func openExisting(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore? {
         guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else { return nil }
         return SQLiteCredentialStore(location: location, database: database,
-                                     dataKey: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+                                     key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
     }
 
     /// The store for store and import: on first use, creates the database and, in its
@@ -31,7 +31,7 @@ public final class SQLiteCredentialStore: CredentialStore {
             try database.initialize { try KeyAccess.keyFileMeta(location: location) }
         }
         return SQLiteCredentialStore(location: location, database: database,
-                                     dataKey: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+                                     key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
     }
 
     // MARK: CredentialStore

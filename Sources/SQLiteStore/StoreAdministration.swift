@@ -18,7 +18,7 @@ public enum StoreAdministration {
         }
         let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
         if var database = existing, mode == Meta.keyFileMode {
-            let key = try KeyAccess.dataKey(of: database, location: location, passphrase: .init())
+            let key = try KeyAccess.dataKey(of: database, location: location, passphrase: .init()).bytes
             try rewrap(&database, key: key, passphrase: phrase, cost: cost)
             return "\(location.database) is now protected by the passphrase; its key file \(location.keyFile) is no longer used by it (remove it if no other store uses it)"
         }
@@ -42,7 +42,7 @@ public enum StoreAdministration {
         guard let phrase = try current.read(prompt: "Current passphrase for \(location.database): ") else {
             throw noOneToAsk
         }
-        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location)
+        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
         try rewrap(&database, key: key, passphrase: newPhrase, cost: cost)
     }
@@ -56,7 +56,7 @@ public enum StoreAdministration {
             return "\(location.database) uses a key file; there is nothing to unlock"
         }
         guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw noOneToAsk }
-        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location)
+        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
         try KernelKeyring.store(key, description: description(database), timeoutSeconds: timeout)
         return "unlocked \(location.database) for \(timeout) seconds"
     }

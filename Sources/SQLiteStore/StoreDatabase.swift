@@ -24,15 +24,14 @@ struct StoreDatabase {
         return try guarding(path) {
             let connection = try SQLiteDatabase(path: path, create: create)
             sqlite3_busy_timeout(connection.handle, busyTimeoutMilliseconds)
-            let header = try connection.prepare("PRAGMA application_id")
+            // One statement on the start-up path: what the file says it is.
+            let header = try connection.prepare("""
+                SELECT application_id, user_version, (SELECT count(*) FROM sqlite_master)
+                FROM pragma_application_id, pragma_user_version
+                """)
             _ = try header.step()
-            let application = header.integer(0)
-            let version = try connection.prepare("PRAGMA user_version")
-            _ = try version.step()
-            let format = version.integer(0)
-            let tables = try connection.prepare("SELECT count(*) FROM sqlite_master")
-            _ = try tables.step()
-            let isEmpty = application == 0 && format == 0 && tables.integer(0) == 0
+            let (application, format) = (header.integer(0), header.integer(1))
+            let isEmpty = application == 0 && format == 0 && header.integer(2) == 0
             if !isEmpty && application != applicationID {
                 throw HelperError(.failure, "\(path) is an SQLite database, but not a git-credential-sqlite store",
                                   fix: "point --db or \(StoreLocation.databaseVariable) at the store, or move that file aside")

@@ -124,11 +124,10 @@ public final class SecretServiceStore: CredentialStore {
 
     // MARK: libsecret
 
-    /// One item found: its attributes, its key fields, and (when its secrets were loaded
+    /// One item found: its schema, its key fields, and (when its secrets were loaded
     /// and it is not locked) the whole credential.
     final class Item {
         let object: UnsafeMutablePointer<SecretItem>
-        let attributes: [String: String]
         let schema: String?
         let keyFields: Credential
         let credential: Credential?
@@ -141,7 +140,6 @@ public final class SecretServiceStore: CredentialStore {
             g_object_ref(object)
             var attributes = SecretServiceStore.dictionary(secret_item_get_attributes(object))
             schema = attributes.removeValue(forKey: "xdg:schema")
-            self.attributes = attributes
             keyFields = ItemLayout.keyFields(from: attributes)
             created = UInt64(secret_item_get_created(object))
             path = String(cString: csecretservice_item_path(object))
