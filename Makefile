@@ -38,9 +38,13 @@ uninstall:
 
 # The Secret Service tests need a session bus and an unlocked keyring: with-test-keyring
 # gives `swift test` a throwaway gnome-keyring on a private bus.
+# The reliability parts append their figures to REPORT; the table comes at the end.
+REPORT := .build/reliability.tsv
 test: deps-test
 	$(SWIFT) build --build-tests
-	scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	rm -f $(REPORT)
+	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	@scripts/reliability-summary $(REPORT)
 
 bench: deps-test build
 	python3 bench/bench.py --bin $(RELEASE_DIR)
