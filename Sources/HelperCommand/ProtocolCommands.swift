@@ -8,6 +8,8 @@ import Glibc
 /// A helper's settings as plain values: how to open its store. Read by the argument
 /// parser for people, and without it for git's own calls (see `HelperRunner`).
 public protocol StoreSettings {
+    /// The helper's name for git config: `credential.helper=NAME` runs git-credential-NAME.
+    static var helperName: String { get }
     init()
     /// The store to read or erase from; `nil` when none exists (nothing is created).
     func openExisting() throws -> CredentialStore?
@@ -15,6 +17,8 @@ public protocol StoreSettings {
     func openOrCreate() throws -> CredentialStore
     /// Sets the option of that long name; false for any it does not know.
     mutating func set(option name: String, to value: String) -> Bool
+    /// The backend's own checks for `doctor` (service, files, modes, lock state).
+    func diagnose() -> [HealthCheck]
 }
 
 extension StoreSettings {
@@ -103,9 +107,39 @@ public struct StoreCommand<Options: StoreOptions>: ParsableCommand {
 
 public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "erase", abstract: ProtocolAction.erase.abstract) }
+    public static var configuration: CommandConfiguration {
+        let name = Options.Settings.helperName
+        return CommandConfiguration(
+            commandName: "erase", abstract: ProtocolAction.erase.abstract,
+            discussion: """
+                Given a host or URL instead, erases what it matches and says how many: a \
+                part left out matches anything (a host alone: every protocol, path and user).
+
+                Examples:
+                  printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
+                  git-credential-\(name) erase example.com
+                  git-credential-\(name) erase https://alice@example.com
+                """)
+    }
     @OptionGroup var options: Options
-    public func run() throws { try ProtocolAction.erase.run(options.settings) }
+    @Argument(help: ArgumentHelp("A host or URL to erase, instead of a request on standard input.", valueName: "host-or-url"),
+              completion: StoredHosts<Options>.completion)
+    var target: String?
+
+    public func run() throws {
+        guard let target else { return try ProtocolAction.erase.run(options.settings) }
+        let request: Credential
+        do {
+            request = target.contains("://") ? try CredentialURL.parse(Value(target)) : Credential(host: Value(target))
+        } catch {
+            throw HelperError(.usage, "\(target) is not a URL git would send: \(error.message)", fix: "give a host, or a URL such as https://example.com")
+        }
+        guard request.hasAnyKeyField, !(request.host?.isEmpty ?? false) || request.path != nil else {
+            throw HelperError(.usage, "\(target) names no host", fix: "give a host, or use erase-all to erase everything")
+        }
+        let erased = try HelperActions.erase(request, from: options.settings.openExisting)
+        SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")
+    }
 }
 
 public struct CapabilityCommand: ParsableCommand {
