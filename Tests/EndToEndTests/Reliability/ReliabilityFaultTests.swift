@@ -177,4 +177,46 @@ import Glibc
         try expectEverythingStored(helper, tally: tally)
         tally.record()
     }
+
+    // MARK: The Secret Service
+
+    /// The bus daemon killed while the helper waits for the keyring's answer (the keyring
+    /// is stopped, so the call is surely under way): the helper ends at once with one line,
+    /// or silently for a get, and a new session finds every item as it was.
+    @Test(arguments: ["get", "store", "erase"])
+    func theBusDaemonKilledInTheMiddleOfACall(action: String) throws {
+        let sandbox = try Sandbox(), tally = ReliabilityTally(part: Self.part)
+        let request = action == "store" ? Self.another : Self.credential
+        do {
+            let session = try PrivateSessionBus(sandbox: sandbox, services: .none)
+            try session.startKeyring()
+            let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20)
+            try helper.storeAll(Self.credential)
+            session.freezeKeyring()
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var result: ProcessResult?
+            nonisolated(unsafe) let waiting = helper  // used by that thread alone until done
+            Thread {
+                result = try? waiting(action, input: request)
+                done.signal()
+            }.start()
+            usleep(500_000)  // the helper has connected and sent its call by now, or will find no bus
+            session.killBus()
+            done.wait()
+            let ended = try #require(result)
+            if action == "get" {
+                tally.check(ended.exitCode == 0 && ended.stdout.isEmpty && ended.stderrLines.count <= 1, "get: \(ended)")
+            } else {
+                tally.count(expectOneLineFailure(ended, exitCode: 1, mentioning: ["Fix:"]))
+            }
+        }
+        // The first session's daemons are gone: a new bus and keyring on the same files.
+        let session = try PrivateSessionBus(sandbox: sandbox, services: .none)
+        try session.startKeyring()
+        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
+        tally.check(try helper.password(for: Self.lookup) == "alice-secret", "alice's credential lost")
+        tally.check(try helper.password(for: wire("protocol=https", "host=new.example")) == nil,
+                    "a store that failed left its credential")
+        tally.record()
+    }
 }
