@@ -15,7 +15,7 @@ enum ReliabilityReport {
         let rate = seconds > 0 ? Double(cases) / seconds : 0
         print("reliability: \(part): \(cases) cases, \(failures) failures, \(String(format: "%.1f", rate)) ops/s")
         guard let path = ProcessInfo.processInfo.environment["RELIABILITY_REPORT"], !path.isEmpty else { return }
-        let row = "\(part)\t\(cases)\t\(failures)\t\(String(format: "%.3f", seconds))\n"
+        let row = "\(part)\t\(cases)\t\(failures)\t\(String(format: "%.6f", seconds))\n"
         // O_APPEND writes of one short line are atomic, so parallel tests can share the file.
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
