@@ -10,7 +10,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc
 RELEASE_DIR := .build/release
 
-.PHONY: all build install uninstall test bench deps-build deps-test clean
+.PHONY: all build install uninstall test stress bench deps-build deps-test clean
 
 all: build
 
@@ -44,6 +44,15 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	@scripts/reliability-summary $(REPORT)
+
+# The reliability suites (Tests/EndToEndTests/Reliability and the figures they record)
+# at larger sizes: 16 x 2000 operations, 2000 killed stores, ...
+stress: deps-test
+	$(SWIFT) build --build-tests
+	rm -f $(REPORT)
+	CREDENTIAL_STRESS=1 RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring \
+		$(SWIFT) test --skip-build --disable-xctest --filter 'Reliability|SecretServiceLockedTests'
 	@scripts/reliability-summary $(REPORT)
 
 bench: deps-test build
