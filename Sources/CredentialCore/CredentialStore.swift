@@ -24,18 +24,16 @@ public enum HelperActions {
     /// The item to answer `get` with, or `nil`: the most recently stored match that has
     /// not expired and that the caller can use.
     public static func get(_ request: Credential, now: UInt64, from open: () throws -> CredentialStore?) throws -> Credential? {
-        guard request.isCompleteLookup else {
-            Trace.note("the request names no protocol and host (or path): nothing looked up")
+        guard request.isCompleteLookup, let store = try open() else {
+            if !request.isCompleteLookup { Trace.note("the request names no protocol and host (or path): nothing looked up") }
             return nil
         }
-        guard let store = try open() else { return nil }
         let wantsAuthtype = request.hasCapability(Capability.authtype)
         let matches = try store.items(matching: request, for: .lookup)
-        let usable = matches.first { item in
+        Trace.note(count(matches.count, "item") + " matched")
+        return matches.first { item in
             !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
         }
-        Trace.note(count(matches.count, "item") + " matched" + (usable == nil && !matches.isEmpty ? ", none usable (expired, or only a credential for a caller without capability[]=authtype)" : ""))
-        return usable
     }
 
     /// Stores what the protocol says to store; silently nothing for an ephemeral,

@@ -52,11 +52,16 @@ public enum Trace {
         }
     }
 
-    /// Reads the environment once; called first thing by every executable.
-    public static func start(program: String) {
+    /// Reads the environment once; called first thing by every executable. The program
+    /// name is asked for only when tracing: a helper's name comes from its command
+    /// configuration, whose making costs 2.5% of a whole get (measured: 274K instructions).
+    public static func start(program name: @autoclosure () -> String) {
         guard let value = getenv(variable) else { return }
+        let destination = Destination(String(cString: value))
+        if destination == .off { return }
+        let program = name()
         let fd: Int32
-        switch Destination(String(cString: value)) {
+        switch destination {
         case .off: return
         case .descriptor(let descriptor):
             // Checked now: a descriptor opened later (the database) must never get the trace.
