@@ -88,8 +88,6 @@ public enum Trace {
         }
     }
 
-    public static var isOn: Bool { sink != nil }
-
     /// Later lines are about this action or command.
     public static func enter(_ context: String) {
         sink?.context = context
