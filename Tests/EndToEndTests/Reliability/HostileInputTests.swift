@@ -7,15 +7,6 @@ import Testing
 /// exactly the credential the input carries, never a partial or injected one.
 /// HOSTILE_SEED=N replays a run; `make stress` runs more and larger cases.
 @Suite struct HostileInputTests {
-    enum Target: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case sqlite = "git-credential-sqlite"
-        case secretService = "git-credential-secretservice"
-        case keyring = "git-credential-keyring"
-        case keyringOverSSH = "git-credential-keyring without a session bus"
-
-        var testDescription: String { rawValue }
-    }
-
     static let randomCases = ReliabilityReport.size(ci: 30, stress: 400)
     static let randomHeaderCases = ReliabilityReport.size(ci: 150, stress: 3000)
     static let longLine = ReliabilityReport.size(ci: 1 << 20, stress: 16 << 20)
@@ -35,11 +26,11 @@ import Testing
             }
     }
 
-    @Test(arguments: Target.allCases)
-    func storingHelper(target: Target) throws {
+    @Test(arguments: StoringHelper.allCases)
+    func storingHelper(target: StoringHelper) throws {
         let world = try HostileWorld(target), helper = world.helper
         try helper.storeAll(Self.keeper)
-        let seed = SeededGenerator.runSeed ^ UInt64(Target.allCases.firstIndex(of: target)!)
+        let seed = SeededGenerator.runSeed ^ UInt64(StoringHelper.allCases.firstIndex(of: target)!)
         print("hostile input: \(target.rawValue): seed \(seed) (HOSTILE_SEED=\(SeededGenerator.runSeed) replays the run)")
         let inputs = Self.inputs(randomCount: Self.randomCases, seed: seed)
         let start = Date()
@@ -133,7 +124,7 @@ import Testing
         if result.exitCode != code { problems.append("\(action) exited \(result.exitCode.map(String.init) ?? "by a signal"), not \(code)") }
         if result.stdout.bytes != stdout { problems.append("\(action) printed \(result.stdout), not \(Output(bytes: stdout))") }
         if code == 0 && !result.stderr.isEmpty { problems.append("\(action) succeeded with \(result.stderr) on stderr") }
-        if code != 0 && result.stderrLines.count != 1 { problems.append("\(action) failed without one line on stderr") }
+        if code != 0 && result.stderrLines.count != 1 { problems.append("\(action) did not fail with one line on stderr") }
         return problems
     }
 
@@ -168,7 +159,7 @@ final class HostileWorld {
     let helper: any CredentialHelper
     private let session: PrivateSessionBus?
 
-    init(_ target: HostileInputTests.Target) throws {
+    init(_ target: StoringHelper) throws {
         sandbox = try Sandbox()
         switch target {
         case .sqlite, .keyringOverSSH:
