@@ -10,7 +10,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc
 RELEASE_DIR := .build/release
 
-.PHONY: all build install uninstall test stress bench deps-build deps-test clean
+.PHONY: all build install uninstall test stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -44,6 +44,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
 	@scripts/reliability-summary $(REPORT)
 
 # The reliability suites (Tests/EndToEndTests/Reliability and the figures they record)
@@ -52,8 +53,30 @@ stress: deps-test
 	$(SWIFT) build --build-tests
 	rm -f $(REPORT)
 	CREDENTIAL_STRESS=1 RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring \
-		$(SWIFT) test --skip-build --disable-xctest --filter 'Reliability|SecretServiceLockedTests'
+		$(SWIFT) test --skip-build --disable-xctest --filter 'Reliability|HostileInput|SecretServiceLockedTests'
 	@scripts/reliability-summary $(REPORT)
+
+# Coverage-guided fuzzing of the codec (libFuzzer): fuzz/FuzzCodec.swift, compiled with the
+# codec's sources and the invariants it checks (Tests/CredentialCoreTests/CodecInvariants.swift,
+# which make test also runs on the seed corpus). New inputs go to $(FUZZ_DIR)/corpus, never
+# to the committed fuzz/corpus; `make fuzz-merge` adds those that bring new coverage there.
+SWIFTC ?= $(dir $(SWIFT))swiftc
+FUZZ_SECONDS ?= 300
+FUZZ_TEST_SECONDS ?= 20
+FUZZ_DIR := .build/fuzz
+FUZZER := $(FUZZ_DIR)/fuzz-codec
+FUZZ_SOURCES := fuzz/FuzzCodec.swift Tests/CredentialCoreTests/CodecInvariants.swift \
+	$(addprefix Sources/CredentialCore/,Value.swift Credential.swift WireFormat.swift CredentialURL.swift SystemIO.swift BasicAuth.swift Base64.swift)
+
+$(FUZZER): $(FUZZ_SOURCES)
+	mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) -parse-as-library -O -sanitize=fuzzer,address -use-ld=lld -module-name FuzzCodec -o $@ $(FUZZ_SOURCES)
+
+fuzz: $(FUZZER)
+	scripts/fuzz-codec $(FUZZER) $(FUZZ_SECONDS) $(FUZZ_DIR)
+
+fuzz-merge: $(FUZZER)
+	$(FUZZER) -merge=1 fuzz/corpus $(FUZZ_DIR)/corpus
 
 bench: deps-test build
 	python3 bench/bench.py --bin $(RELEASE_DIR)
