@@ -67,6 +67,21 @@ enum ProtocolAction: String {
         }
     }
 
+    /// How a person runs the action by hand, named as the helper was run (help and man
+    /// pages are made by running the executable).
+    var discussion: String {
+        let helper = CommandLine.programName
+        return switch self {
+        case .get: "Example:\n  printf 'protocol=https\\nhost=example.com\\n\\n' | \(helper) get"
+        case .store: "Example:\n  printf 'url=https://example.com\\n\\n' | git credential fill | \(helper) store"
+        case .erase: "Example:\n  printf 'protocol=https\\nhost=example.com\\nusername=alice\\n\\n' | \(helper) erase"
+        }
+    }
+
+    var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: rawValue, abstract: abstract, discussion: discussion)
+    }
+
     func run(_ settings: some StoreSettings) throws {
         let request = try WireFormat.read(from: 0)
         switch self {
@@ -89,28 +104,31 @@ enum ProtocolAction: String {
 /// own calls reach `ProtocolAction` directly.
 public struct GetCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: ProtocolAction.get.abstract) }
+    public static var configuration: CommandConfiguration { ProtocolAction.get.configuration }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.get.run(options.settings) }
 }
 
 public struct StoreCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "store", abstract: ProtocolAction.store.abstract) }
+    public static var configuration: CommandConfiguration { ProtocolAction.store.configuration }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.store.run(options.settings) }
 }
 
 public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "erase", abstract: ProtocolAction.erase.abstract) }
+    public static var configuration: CommandConfiguration { ProtocolAction.erase.configuration }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.erase.run(options.settings) }
 }
 
 public struct CapabilityCommand: ParsableCommand {
     public init() {}
-    public static let configuration = CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.")
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.",
+                             discussion: "Example:\n  \(CommandLine.programName) capability")
+    }
 
     public func run() throws { SystemIO.writeAll(1, Capability.announcement) }
 }
