@@ -22,29 +22,40 @@ let package = Package(
         .target(name: "CredentialCore", dependencies: ["CProcess"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CKeyUtils", providers: [.apt(["libkeyutils-dev"])]),
+        // Passphrase-derived keys (scrypt) and sealed files: the SQLite store's wrapped
+        // key and every helper's encrypted export.
+        .target(
+            name: "CredentialCrypto",
+            dependencies: [
+                "CredentialCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SQLiteStore",
             dependencies: [
-                "CredentialCore", "CSQLite", "CKeyUtils",
+                "CredentialCore", "CredentialCrypto", "CSQLite", "CKeyUtils",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .target(name: "CSecretService", dependencies: ["CLibSecret"]),
         .target(name: "SecretServiceStore", dependencies: ["CredentialCore", "CLibSecret", "CSecretService"]),
-        .target(name: "KeyringStore", dependencies: ["CredentialCore", "SQLiteStore", "SecretServiceStore"]),
+        .target(name: "KeyringStore", dependencies: ["CredentialCore", "CredentialCrypto", "SQLiteStore", "SecretServiceStore"]),
         .target(
             name: "HelperCommand",
             dependencies: ["CredentialCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // One command target per backend, so that each executable links (and loads at
         // every start) only its own backend's libraries.
-        .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "SQLiteStore"]),
-        .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "SecretServiceStore"]),
+        // import and export: every helper but basic-auth-header, which needs no crypto.
+        .target(name: "TransferCommands", dependencies: ["HelperCommand", "CredentialCrypto"]),
+        .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "TransferCommands", "SQLiteStore"]),
+        .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "TransferCommands", "SecretServiceStore"]),
         .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"]),
         .executableTarget(name: "git-credential-secretservice", dependencies: ["HelperCommand", "SecretServiceCommands"]),
-        .target(name: "KeyringCommands", dependencies: ["HelperCommand", "KeyringStore", "SQLiteCommands"]),
+        .target(name: "KeyringCommands", dependencies: ["HelperCommand", "TransferCommands", "KeyringStore", "SecretServiceStore", "SQLiteCommands"]),
         .executableTarget(name: "git-credential-keyring", dependencies: ["HelperCommand", "KeyringCommands"]),
         .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"]),
         .testTarget(
@@ -53,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStoreTests",
-            dependencies: ["SQLiteStore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SQLiteStore", "CredentialCrypto", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
     ]

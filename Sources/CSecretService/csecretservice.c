@@ -99,3 +99,40 @@ GList *csecretservice_unlock_within(SecretService *service, GList *items, unsign
 const char *csecretservice_item_path(SecretItem *item) {
     return g_dbus_proxy_get_object_path(G_DBUS_PROXY(item));
 }
+
+/* Who owns `name` on the session bus, for `doctor`. Each call has its own D-Bus timeout;
+   connecting to the bus is bounded by the watchdog on `cancellable`. */
+int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsigned int seconds,
+                             char **owner, unsigned int *pid, char **error_text) {
+    GError *error = NULL;
+    *owner = NULL;
+    *pid = 0;
+    *error_text = NULL;
+    csecretservice_arm(seconds);
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, &error);
+    if (bus == NULL) {
+        *error_text = g_strdup(error ? error->message : "no session bus");
+        g_clear_error(&error);
+        return 0;
+    }
+    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(s)"),
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, &error);
+    if (reply == NULL) {
+        g_clear_error(&error);
+        g_object_unref(bus);
+        return 2;
+    }
+    g_variant_get(reply, "(s)", owner);
+    g_variant_unref(reply);
+    reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "GetConnectionUnixProcessID", g_variant_new("(s)", *owner), G_VARIANT_TYPE("(u)"),
+        G_DBUS_CALL_FLAGS_NONE, (int)seconds * 1000, NULL, &error);
+    if (reply != NULL) {
+        g_variant_get(reply, "(u)", pid);
+        g_variant_unref(reply);
+    }
+    g_clear_error(&error);
+    g_object_unref(bus);
+    return 1;
+}

@@ -5,16 +5,33 @@ public protocol CredentialStore {
     /// Every stored item the request matches, most recently stored first.
     func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential]
     /// Stores each credential, replacing the item with the same protocol, host, path and
-    /// username; all or nothing.
-    func replace(with credentials: [Credential]) throws
+    /// username; all or nothing where the backend has transactions (SQLite), else in order.
+    func replace(with credentials: [Credential], progress: Progress?) throws
     /// Deletes every item the request matches for erase; returns how many.
     @discardableResult func remove(matching request: Credential) throws -> Int
-    /// Every stored item without its secrets.
-    func list() throws -> [Credential]
+    /// Every stored item without its secrets, and the backend that holds it. Works on
+    /// items that are locked.
+    func list() throws -> [StoredItem]
+    /// Every stored item with its secrets (for export); fails rather than leave one out.
+    func all() throws -> [Credential]
+    /// Deletes every item; returns how many.
+    @discardableResult func removeAll() throws -> Int
+}
+
+/// A listed item: the credential without secrets and where it is kept.
+public struct StoredItem: Equatable, Sendable {
+    public var backend: String
+    public var credential: Credential
+
+    public init(backend: String, credential: Credential) {
+        self.backend = backend
+        self.credential = credential
+    }
 }
 
 extension CredentialStore {
-    public func replace(with credential: Credential) throws { try replace(with: [credential]) }
+    public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
+    public func replace(with credentials: [Credential]) throws { try replace(with: credentials, progress: nil) }
 }
 
 /// get, store and erase as the protocol defines them, on any store. Each opens the
@@ -39,8 +56,10 @@ public enum HelperActions {
     }
 
     /// Erases every match; nothing when the request names none of the key fields.
-    public static func erase(_ request: Credential, from open: () throws -> CredentialStore?) throws {
-        guard request.hasAnyKeyField, let store = try open() else { return }
-        try store.remove(matching: request)
+    /// Returns how many were erased.
+    @discardableResult
+    public static func erase(_ request: Credential, from open: () throws -> CredentialStore?) throws -> Int {
+        guard request.hasAnyKeyField, let store = try open() else { return 0 }
+        return try store.remove(matching: request)
     }
 }

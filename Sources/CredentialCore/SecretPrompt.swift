@@ -10,6 +10,10 @@ import Musl
 public enum SecretPrompt {
     static let limit = 65536
 
+    /// False while completing a shell word: nothing may ask a person then (no passphrase
+    /// prompt, no keyring unlock prompt); what needs one is left out.
+    nonisolated(unsafe) public static var allowed = true
+
     /// A secret from an inherited file descriptor (`--passphrase-fd N`): read to EOF,
     /// one trailing newline removed.
     public static func read(fd: Int32) throws -> [UInt8] {
@@ -21,12 +25,13 @@ public enum SecretPrompt {
     }
 
     /// Whether `ask` could reach anyone.
-    public static var canAsk: Bool { askpassProgram != nil || terminalAvailable }
+    public static var canAsk: Bool { allowed && (askpassProgram != nil || terminalAvailable) }
 
     /// The answer, or `nil` when there is no askpass program and no terminal.
     public static func ask(_ prompt: String) throws -> [UInt8]? {
+        guard allowed else { return nil }
         if let program = askpassProgram { return try runAskpass(program, prompt: prompt) }
-        return try askTerminal(prompt)
+        return askTerminal(prompt)
     }
 
     static var askpassProgram: String? {
@@ -50,50 +55,40 @@ public enum SecretPrompt {
     /// Runs the askpass program with the prompt as its one argument (as git does) and
     /// takes its standard output.
     static func runAskpass(_ program: String, prompt: String) throws -> [UInt8] {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            throw HelperError(.failure, "cannot run \(program): \(SystemIO.errorText())", fix: nil)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(program), strdup(prompt), nil]
-        defer { arguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, arguments, environ)
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        guard spawned == 0 else {
-            throw HelperError(.failure, "cannot run the askpass program \(program): \(SystemIO.errorText(spawned))",
+        guard let result = Subprocess.run(program, [prompt], collectErrors: false, limit: limit) else {
+            throw HelperError(.failure, "cannot run the askpass program \(program): \(SystemIO.errorText())",
                               fix: "fix or unset GIT_ASKPASS / SSH_ASKPASS")
         }
-        let output = SystemIO.readAll(pipeEnds[0], limit: limit)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard let output, status == 0 else {
+        guard result.succeeded, result.output.count <= limit else {
             throw HelperError(.failure, "the askpass program \(program) gave no answer", fix: "answer its prompt, or unset GIT_ASKPASS / SSH_ASKPASS")
         }
-        return trimmingNewline(output)
+        return trimmingNewline(result.output)
     }
 
-    /// Reads one line from /dev/tty with echo off; `nil` when there is no terminal.
-    static func askTerminal(_ prompt: String) throws -> [UInt8]? {
+    /// A yes/no question on the terminal (never askpass: a confirmation is not a secret
+    /// a program should answer). `nil` when there is no terminal; true only for "y" or "yes".
+    public static func confirm(_ question: String) -> Bool? {
+        guard allowed, let answer = askTerminal(question, echo: true) else { return nil }
+        return ["y", "yes"].contains(String(decoding: answer, as: UTF8.self).lowercased())
+    }
+
+    /// Reads one line from /dev/tty, with echo off unless `echo`; `nil` when there is no terminal.
+    static func askTerminal(_ prompt: String, echo: Bool = false) -> [UInt8]? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
         var saved = termios()
-        let canHideEcho = tcgetattr(fd, &saved) == 0
-        if canHideEcho {
+        let hidesEcho = !echo && tcgetattr(fd, &saved) == 0
+        if hidesEcho {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(fd, TCSAFLUSH, &quiet)
         }
         defer {
-            if canHideEcho { tcsetattr(fd, TCSAFLUSH, &saved) }
-            SystemIO.writeAll(fd, "\n")
+            if hidesEcho {
+                tcsetattr(fd, TCSAFLUSH, &saved)
+                SystemIO.writeAll(fd, "\n")
+            }
         }
         SystemIO.writeAll(fd, prompt)
         var line: [UInt8] = []

@@ -58,13 +58,12 @@ public enum HelperRunner {
         }
     }
 
-    /// The action is the last argument. It is unknown when it is a word (not an option, nor
-    /// the shell named by `--generate-completion-script SHELL`) and no argument names one
-    /// of our commands.
+    /// The action is the last argument. It is unknown when it is a word (not an option)
+    /// and no argument names one of our commands or asks for shell completion.
     static func isUnknownAction(_ arguments: [String], known: [String]) -> Bool {
-        guard let last = arguments.last, !last.hasPrefix("-"),
-              arguments.dropLast().last != "--generate-completion-script" else { return false }
-        return !arguments.contains(where: known.contains) && last != "help"
+        guard let last = arguments.last, !last.hasPrefix("-"), last != "help" else { return false }
+        let completion = ["--generate-completion-script", "---completion"]
+        return !arguments.contains(where: { known.contains($0) || completion.contains($0) })
     }
 
     /// Prints the error as one line on stderr (help on stdout) and returns the exit code.

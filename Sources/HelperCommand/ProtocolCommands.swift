@@ -8,6 +8,8 @@ import Glibc
 /// A helper's settings as plain values: how to open its store. Read by the argument
 /// parser for people, and without it for git's own calls (see `HelperRunner`).
 public protocol StoreSettings {
+    /// The helper's name for git config: `credential.helper=NAME` runs git-credential-NAME.
+    static var helperName: String { get }
     init()
     /// The store to read or erase from; `nil` when none exists (nothing is created).
     func openExisting() throws -> CredentialStore?
@@ -15,6 +17,8 @@ public protocol StoreSettings {
     func openOrCreate() throws -> CredentialStore
     /// Sets the option of that long name; false for any it does not know.
     mutating func set(option name: String, to value: String) -> Bool
+    /// The backend's own checks for `doctor` (service, files, modes, lock state).
+    func diagnose() -> [HealthCheck]
 }
 
 extension StoreSettings {
@@ -67,21 +71,6 @@ enum ProtocolAction: String {
         }
     }
 
-    /// How a person runs the action by hand, named as the helper was run (help and man
-    /// pages are made by running the executable).
-    var discussion: String {
-        let helper = CommandLine.programName
-        return switch self {
-        case .get: "Example:\n  printf 'protocol=https\\nhost=example.com\\n\\n' | \(helper) get"
-        case .store: "Example:\n  printf 'url=https://example.com\\n\\n' | git credential fill | \(helper) store"
-        case .erase: "Example:\n  printf 'protocol=https\\nhost=example.com\\nusername=alice\\n\\n' | \(helper) erase"
-        }
-    }
-
-    var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: rawValue, abstract: abstract, discussion: discussion)
-    }
-
     func run(_ settings: some StoreSettings) throws {
         let request = try WireFormat.read(from: 0)
         switch self {
@@ -104,27 +93,72 @@ enum ProtocolAction: String {
 /// own calls reach `ProtocolAction` directly.
 public struct GetCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { ProtocolAction.get.configuration }
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "get", abstract: ProtocolAction.get.abstract,
+            discussion: """
+                Example:
+                  printf 'protocol=https\\nhost=example.com\\n\\n' | git-credential-\(Options.Settings.helperName) get
+                """)
+    }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.get.run(options.settings) }
 }
 
 public struct StoreCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { ProtocolAction.store.configuration }
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "store", abstract: ProtocolAction.store.abstract,
+            discussion: """
+                Example:
+                  printf 'url=https://example.com\\n\\n' | git credential fill | git-credential-\(Options.Settings.helperName) store
+                """)
+    }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.store.run(options.settings) }
 }
 
 public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { ProtocolAction.erase.configuration }
+    public static var configuration: CommandConfiguration {
+        let name = Options.Settings.helperName
+        return CommandConfiguration(
+            commandName: "erase", abstract: ProtocolAction.erase.abstract,
+            discussion: """
+                Given a host or URL instead, erases what it matches and says how many: a \
+                part left out matches anything (a host alone: every protocol, path and user).
+
+                Examples:
+                  printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
+                  git-credential-\(name) erase example.com
+                  git-credential-\(name) erase https://alice@example.com
+                """)
+    }
     @OptionGroup var options: Options
-    public func run() throws { try ProtocolAction.erase.run(options.settings) }
+    @Argument(help: ArgumentHelp("A host or URL to erase, instead of a request on standard input.", valueName: "host-or-url"),
+              completion: StoredHosts<Options>.completion)
+    var target: String?
+
+    public func run() throws {
+        guard let target else { return try ProtocolAction.erase.run(options.settings) }
+        let request: Credential
+        do {
+            request = target.contains("://") ? try CredentialURL.parse(Value(target)) : Credential(host: Value(target))
+        } catch {
+            throw HelperError(.usage, "\(target) is not a URL git would send: \(error.message)", fix: "give a host, or a URL such as https://example.com")
+        }
+        guard request.hasAnyKeyField, !(request.host?.isEmpty ?? false) || request.path != nil else {
+            throw HelperError(.usage, "\(target) names no host", fix: "give a host, or use erase-all to erase everything")
+        }
+        let erased = try HelperActions.erase(request, from: options.settings.openExisting)
+        SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")
+    }
 }
 
 public struct CapabilityCommand: ParsableCommand {
     public init() {}
+    // Not generic over the options: the example names the helper as it was run.
     public static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.",
                              discussion: "Example:\n  \(CommandLine.programName) capability")

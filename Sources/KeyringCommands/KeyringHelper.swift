@@ -3,6 +3,8 @@ import CredentialCore
 import HelperCommand
 import KeyringStore
 import SQLiteCommands
+import SecretServiceStore
+import TransferCommands
 
 /// `git-credential-keyring`: the desktop keyring when it works, else the encrypted
 /// SQLite store; reads and erases both.
@@ -27,7 +29,9 @@ public struct KeyringHelper: HelperRoot {
             """,
         subcommands: [
             GetCommand<KeyringOptions>.self, StoreCommand<KeyringOptions>.self, EraseCommand<KeyringOptions>.self,
-            CapabilityCommand.self, ListCommand<KeyringOptions>.self, ImportCommand<KeyringOptions>.self,
+            CapabilityCommand.self, ListCommand<KeyringOptions>.self, EraseAllCommand<KeyringOptions>.self,
+            ImportCommand<KeyringOptions>.self, ExportCommand<KeyringOptions>.self,
+            DoctorCommand<KeyringOptions>.self, ConfigureCommand<KeyringOptions>.self, UnconfigureCommand<KeyringOptions>.self,
             WhichCommand.self,
         ]
     )
@@ -41,11 +45,18 @@ public struct KeyringHelper: HelperRoot {
 
 /// The SQLite store's settings; the keyring needs none.
 public struct KeyringSettings: StoreSettings {
+    public static let helperName = "keyring"
     var sqlite = SQLiteSettings()
 
     public init() {}
 
     public mutating func set(option name: String, to value: String) -> Bool { sqlite.set(option: name, to: value) }
+
+    /// Where a store would go now, then both backends' checks.
+    public func diagnose() -> [HealthCheck] {
+        let choice = (try? open().choice()).map { HealthCheck(.ok, "choice", "stores go to \($0.backend.rawValue): \($0.reason)") }
+        return (choice.map { [$0] } ?? []) + ServiceDiagnosis.checks().map(\.asAlternative) + sqlite.diagnose()
+    }
 
     func open() throws -> KeyringStore { KeyringStore(sqlite: try sqlite.location, passphrase: sqlite.passphrase) }
 
@@ -76,5 +87,14 @@ struct WhichCommand: ParsableCommand {
     func run() throws {
         let choice = try options.settings.open().choice()
         SystemIO.writeAll(1, "\(choice.backend.rawValue): \(choice.reason)\n")
+    }
+}
+
+extension HealthCheck {
+    /// The keyring front falls back to SQLite: a Secret Service that fails is a warning.
+    var asAlternative: HealthCheck {
+        var check = self
+        if check.verdict == .fail { check.verdict = .warn }
+        return check
     }
 }

@@ -1,4 +1,5 @@
 import CredentialCore
+import CredentialCrypto
 import SQLiteStore
 import SecretServiceStore
 
@@ -47,10 +48,10 @@ public final class KeyringStore: CredentialStore {
         return try fromKeyring + (sqlite?.items(matching: request, for: purpose) ?? [])
     }
 
-    public func replace(with credentials: [Credential]) throws {
+    public func replace(with credentials: [Credential], progress: Progress?) throws {
         switch choice().backend {
-        case .secretservice: try secretService!.replace(with: credentials)
-        case .sqlite: try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase).replace(with: credentials)
+        case .secretservice: try secretService!.replace(with: credentials, progress: progress)
+        case .sqlite: try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase).replace(with: credentials, progress: progress)
         }
     }
 
@@ -62,7 +63,18 @@ public final class KeyringStore: CredentialStore {
         return try removed + (secretService?.remove(matching: request) ?? 0)
     }
 
-    public func list() throws -> [Credential] {
+    public func list() throws -> [StoredItem] {
         try (secretService?.list() ?? []) + (sqlite?.list() ?? [])
+    }
+
+    public func all() throws -> [Credential] {
+        try (secretService?.all() ?? []) + (sqlite?.all() ?? [])
+    }
+
+    /// Like erase: the SQLite store first.
+    @discardableResult
+    public func removeAll() throws -> Int {
+        let removed = try sqlite?.removeAll() ?? 0
+        return try removed + (secretService?.removeAll() ?? 0)
     }
 }

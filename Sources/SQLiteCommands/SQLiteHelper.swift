@@ -1,7 +1,9 @@
 import ArgumentParser
 import CredentialCore
+import CredentialCrypto
 import HelperCommand
 import SQLiteStore
+import TransferCommands
 
 /// `git-credential-sqlite`: the encrypted SQLite store.
 public struct SQLiteHelper: HelperRoot {
@@ -24,7 +26,9 @@ public struct SQLiteHelper: HelperRoot {
             """,
         subcommands: [
             GetCommand<SQLiteOptions>.self, StoreCommand<SQLiteOptions>.self, EraseCommand<SQLiteOptions>.self,
-            CapabilityCommand.self, ListCommand<SQLiteOptions>.self, ImportCommand<SQLiteOptions>.self,
+            CapabilityCommand.self, ListCommand<SQLiteOptions>.self, EraseAllCommand<SQLiteOptions>.self,
+            ImportCommand<SQLiteOptions>.self, ExportCommand<SQLiteOptions>.self,
+            DoctorCommand<SQLiteOptions>.self, ConfigureCommand<SQLiteOptions>.self, UnconfigureCommand<SQLiteOptions>.self,
             InitCommand.self, PasswdCommand.self, UnlockCommand.self, LockCommand.self,
         ]
     )
@@ -41,6 +45,7 @@ public struct SQLiteHelper: HelperRoot {
 
 /// Where the SQLite store is and how to unlock it.
 public struct SQLiteSettings: StoreSettings {
+    public static let helperName = "sqlite"
     enum Names {
         static let database = "db"
         static let keyFile = "key-file"
@@ -75,6 +80,16 @@ public struct SQLiteSettings: StoreSettings {
     }
 
     public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
+
+    public func diagnose() -> [HealthCheck] {
+        do {
+            return StoreDiagnosis.checks(try location)
+        } catch let error as HelperError {
+            return [HealthCheck(.fail, "store", error.message, fix: error.fix)]
+        } catch {
+            return [HealthCheck(.fail, "store", "\(error)")]
+        }
+    }
 
     public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
@@ -113,12 +128,6 @@ public struct SQLiteOptions: StoreOptions {
 func expandingTilde(_ path: String) -> String {
     guard path == "~" || path.hasPrefix("~/"), let home = SystemIO.environment("HOME") else { return path }
     return home + path.dropFirst()
-}
-
-struct ScryptCost: ParsableArguments {
-    // For tests: debug builds run scrypt several times slower. Hidden from help.
-    @Option(name: .customLong("scrypt-cost"), help: .hidden)
-    var cost: UInt8 = PassphraseWrap.defaultCost
 }
 
 struct InitCommand: ParsableCommand {
@@ -167,7 +176,7 @@ struct PasswdCommand: ParsableCommand {
     func run() throws {
         let location = try options.settings.location
         try StoreAdministration.changePassphrase(location, current: options.settings.passphrase,
-                                                 new: PassphraseSource(fd: newPassphraseFD), cost: scrypt.cost)
+                                                 new: PassphraseSource(fd: newPassphraseFD, option: "--new-passphrase-fd"), cost: scrypt.cost)
         SystemIO.writeAll(2, "changed the passphrase of \(location.database)\n")
     }
 }

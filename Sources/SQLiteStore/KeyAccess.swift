@@ -1,4 +1,5 @@
 import CredentialCore
+import CredentialCrypto
 
 /// The names of the rows in the `meta` table.
 enum Meta {

@@ -1,4 +1,5 @@
 import CredentialCore
+import CredentialCrypto
 
 /// The default key: 32 random bytes in a small text file of its own, 0600, in a 0700
 /// directory apart from the database. Format: a version line, then base64.
@@ -32,9 +33,4 @@ enum KeyFile {
     }
 
     static func text(for key: [UInt8]) -> [UInt8] { Array((header + "\n" + Base64.encode(key) + "\n").utf8) }
-}
-
-func randomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
 }

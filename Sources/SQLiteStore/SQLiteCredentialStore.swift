@@ -1,4 +1,5 @@
 import CredentialCore
+import CredentialCrypto
 import FoundationEssentials
 
 /// The encrypted SQLite store. Each row holds a keyed-hash tag of (protocol, host) for
@@ -40,7 +41,7 @@ public final class SQLiteCredentialStore: CredentialStore {
         try guarding { try rows(near: request).map(\.credential).filter { $0.isMatched(by: request, for: purpose) } }
     }
 
-    public func replace(with credentials: [Credential]) throws {
+    public func replace(with credentials: [Credential], progress: Progress?) throws {
         try guarding {
             try database.connection.transaction(writing: true) {
                 let insert = try database.connection.prepare("INSERT INTO credential(tag, sealed) VALUES (?, x'')")
@@ -56,6 +57,7 @@ public final class SQLiteCredentialStore: CredentialStore {
                     let id = database.connection.lastInsertedRowID
                     let sealed = try keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
                     try seal.bind(.blob(sealed), .integer(id)).run()
+                    progress?.advance()
                 }
             }
         }
@@ -72,8 +74,25 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
-    public func list() throws -> [Credential] {
-        try guarding { try rows(near: Credential()).map(\.credential.withoutSecrets) }
+    public func list() throws -> [StoredItem] {
+        try all().map { StoredItem(backend: "sqlite", credential: $0.withoutSecrets) }
+    }
+
+    public func all() throws -> [Credential] {
+        try guarding { try rows(near: Credential()).map(\.credential) }
+    }
+
+    @discardableResult
+    public func removeAll() throws -> Int {
+        try guarding {
+            try database.connection.transaction(writing: true) {
+                let count = try database.connection.prepare("SELECT count(*) FROM credential")
+                _ = try count.step()
+                let removed = Int(count.integer(0))
+                try database.connection.prepare("DELETE FROM credential").run()
+                return removed
+            }
+        }
     }
 
     // MARK: Rows

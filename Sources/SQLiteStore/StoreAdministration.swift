@@ -1,4 +1,5 @@
 import CredentialCore
+import CredentialCrypto
 
 /// The key-management commands of the SQLite store: init, passwd, unlock, lock.
 public enum StoreAdministration {
@@ -40,7 +41,7 @@ public enum StoreAdministration {
     public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws {
         var database = try passphraseStore(location)
         guard let phrase = try current.read(prompt: "Current passphrase for \(location.database): ") else {
-            throw noOneToAsk
+            throw current.noOneToAsk
         }
         let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
@@ -55,7 +56,7 @@ public enum StoreAdministration {
         guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
             return "\(location.database) uses a key file; there is nothing to unlock"
         }
-        guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw noOneToAsk }
+        guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw passphrase.noOneToAsk }
         let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
         try KernelKeyring.store(key, description: description(database), timeoutSeconds: timeout)
         return "unlocked \(location.database) for \(timeout) seconds"
@@ -96,7 +97,4 @@ public enum StoreAdministration {
     static func noStore(_ location: StoreLocation) -> HelperError {
         HelperError(.failure, "there is no store at \(location.database)", fix: "check --db, or create one with init")
     }
-
-    static let noOneToAsk = HelperError(.usage, "no passphrase given and no terminal or askpass program to ask for one",
-                                        fix: "run it in a terminal, or pass the passphrase on a descriptor with --passphrase-fd")
 }

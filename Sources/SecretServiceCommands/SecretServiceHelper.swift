@@ -2,6 +2,7 @@ import ArgumentParser
 import CredentialCore
 import HelperCommand
 import SecretServiceStore
+import TransferCommands
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,10 @@ public struct SecretServiceHelper: HelperRoot {
         subcommands: [
             GetCommand<SecretServiceOptions>.self, StoreCommand<SecretServiceOptions>.self,
             EraseCommand<SecretServiceOptions>.self, CapabilityCommand.self,
-            ListCommand<SecretServiceOptions>.self, ImportCommand<SecretServiceOptions>.self,
+            ListCommand<SecretServiceOptions>.self, EraseAllCommand<SecretServiceOptions>.self,
+            ImportCommand<SecretServiceOptions>.self, ExportCommand<SecretServiceOptions>.self,
+            DoctorCommand<SecretServiceOptions>.self, ConfigureCommand<SecretServiceOptions>.self,
+            UnconfigureCommand<SecretServiceOptions>.self,
         ]
     )
 
@@ -43,9 +47,12 @@ public struct SecretServiceHelper: HelperRoot {
 
 /// The Secret Service needs no settings: the session bus says where it is.
 public struct SecretServiceSettings: StoreSettings {
+    public static let helperName = "secretservice"
     public init() {}
 
     public mutating func set(option name: String, to value: String) -> Bool { false }
+
+    public func diagnose() -> [HealthCheck] { ServiceDiagnosis.checks() }
 
     public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect() }
     public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect() }

@@ -65,6 +65,7 @@ public final class SecretServiceStore: CredentialStore {
         }
         defer { g_object_unref(collection) }
         if secret_collection_get_locked(collection) == 0 { return (true, "the Secret Service answers and its default keyring is unlocked") }
+        guard SecretPrompt.allowed else { return (false, "the default keyring is locked") }
         let list = g_list_append(nil, collection)
         defer { g_list_free(list) }
         csecretservice_arm(UInt32.max / 2)
@@ -84,7 +85,7 @@ public final class SecretServiceStore: CredentialStore {
         return readable
     }
 
-    public func replace(with credentials: [Credential]) throws {
+    public func replace(with credentials: [Credential], progress: Progress?) throws {
         for credential in credentials {
             guard let attributes = ItemLayout.attributes(of: credential) else {
                 throw HelperError(.failure, "the Secret Service keeps only text, and this credential's protocol, host, path or username is not valid UTF-8",
@@ -95,6 +96,7 @@ public final class SecretServiceStore: CredentialStore {
             // Create first, then delete the old ones: a failure never loses a credential.
             try create(credential, attributes: attributes)
             for item in previous { try delete(item) }
+            progress?.advance()
         }
     }
 
@@ -109,11 +111,32 @@ public final class SecretServiceStore: CredentialStore {
         return doomed.count
     }
 
-    public func list() throws -> [Credential] {
-        // An empty search finds nothing, so ask for each of git's schemas by name.
+    public func list() throws -> [StoredItem] {
+        // The secret text holds the expiry; a locked item is listed by its attributes.
+        try everything(secrets: true).map {
+            StoredItem(backend: "secretservice", credential: $0.credential?.withoutSecrets ?? $0.keyFields)
+        }
+    }
+
+    public func all() throws -> [Credential] {
+        let items = try everything(secrets: true)
+        if items.contains(where: \.locked) { throw Self.locked }
+        return items.compactMap(\.credential)
+    }
+
+    @discardableResult
+    public func removeAll() throws -> Int {
+        let items = try everything(secrets: false)
+        if items.contains(where: \.locked) { throw Self.locked }
+        for item in items { try delete(item) }
+        return items.count
+    }
+
+    /// Every git item. An empty search finds nothing, so ask for each of git's schemas by name.
+    func everything(secrets: Bool) throws -> [Item] {
         try ItemLayout.schemas.sorted().flatMap { schema in
-            try search(attributes: ["xdg:schema": schema], schema: nil, secrets: true)
-        }.map { $0.credential?.withoutSecrets ?? $0.keyFields }
+            try search(attributes: ["xdg:schema": schema], schema: nil, secrets: secrets)
+        }
     }
 
     /// The items whose key fields match the request (secrets are compared later, on the
@@ -186,7 +209,7 @@ public final class SecretServiceStore: CredentialStore {
     /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and
     /// loads the secrets of those it unlocked. The others stay locked: never guessed at.
     func unlock(_ locked: [UnsafeMutablePointer<SecretItem>], loadingSecrets: Bool) {
-        guard !locked.isEmpty else { return }
+        guard !locked.isEmpty, SecretPrompt.allowed else { return }
         let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
         defer { g_list_free(list) }
         // Its own time limit: the watchdog's cancellation would dismiss the prompt.

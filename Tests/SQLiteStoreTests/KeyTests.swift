@@ -2,6 +2,7 @@ import CredentialCore
 import Crypto
 import Foundation
 import Testing
+@testable import CredentialCrypto
 @testable import SQLiteStore
 
 @Suite struct KeyTests {

@@ -27,4 +27,9 @@ GList *csecretservice_unlock_within(SecretService *service, GList *items, unsign
 
 /* The D-Bus object path of an item (SecretItem is a GDBusProxy: a cast Swift cannot make). */
 const char *csecretservice_item_path(SecretItem *item);
+/* Who owns the bus name `name` (its unique name in *owner, to g_free, and its process id
+   in *pid, 0 if unknown): returns 1. Returns 2 when no one owns it, 0 when there is no
+   session bus (the reason in *error_text, to g_free). For `doctor`. */
+int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsigned int seconds,
+                             char **owner, unsigned int *pid, char **error_text);
 #endif

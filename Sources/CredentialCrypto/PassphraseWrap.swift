@@ -6,20 +6,22 @@ import FoundationEssentials
 /// The data key wrapped under a passphrase: scrypt derives a key-encryption key, which
 /// seals the data key with AES-256-GCM. Changing the passphrase rewraps, nothing else.
 /// Blob: "GCSP1", log2(N), r, p (one byte each), 16-byte salt, sealed key.
-public struct PassphraseWrap {
+public struct PassphraseWrap: Sendable {
     static let magic = Array("GCSP1".utf8)
     /// scrypt N = 2^17, r = 8, p = 1: 128 MiB and a few tenths of a second, paid once per unlock.
     public static let defaultCost: UInt8 = 17
     /// What a database may ask of us: a hostile file must not make us allocate gigabytes.
     static let maximumMemory = 1 << 30
 
-    let cost: UInt8
+    public let cost: UInt8
     let blockSize: UInt8
     let parallelism: UInt8
     let salt: [UInt8]
     let sealed: [UInt8]
 
-    static func wrap(_ dataKey: [UInt8], passphrase: [UInt8], cost: UInt8, databaseID: [UInt8]) throws -> PassphraseWrap {
+    /// Seals `dataKey` (any secret bytes: the store's data key, an export's payload) under
+    /// the passphrase; `databaseID` is bound in as additional data.
+    public static func wrap(_ dataKey: [UInt8], passphrase: [UInt8], cost: UInt8, databaseID: [UInt8]) throws -> PassphraseWrap {
         let salt = randomBytes(16)
         let kek = try deriveKey(passphrase, salt: salt, cost: cost, blockSize: 8, parallelism: 1)
         let header = magic + [cost, 8, 1] + salt
@@ -35,7 +37,7 @@ public struct PassphraseWrap {
         self.sealed = sealed
     }
 
-    init?(blob: [UInt8]) {
+    public init?(blob: [UInt8]) {
         let fixed = Self.magic.count + 3 + 16
         guard blob.count > fixed, Array(blob.prefix(Self.magic.count)) == Self.magic else { return nil }
         let params = blob[Self.magic.count..<Self.magic.count + 3]
@@ -44,10 +46,10 @@ public struct PassphraseWrap {
                   salt: Array(blob[(fixed - 16)..<fixed]), sealed: Array(blob[fixed...]))
     }
 
-    var blob: [UInt8] { Self.magic + [cost, blockSize, parallelism] + salt + sealed }
+    public var blob: [UInt8] { Self.magic + [cost, blockSize, parallelism] + salt + sealed }
 
     /// The data key, or `nil` when the passphrase is wrong.
-    func unwrap(passphrase: [UInt8], databaseID: [UInt8]) throws -> [UInt8]? {
+    public func unwrap(passphrase: [UInt8], databaseID: [UInt8]) throws -> [UInt8]? {
         let kek = try Self.deriveKey(passphrase, salt: salt, cost: cost, blockSize: blockSize, parallelism: parallelism)
         let header = Self.magic + [cost, blockSize, parallelism] + salt
         guard let box = try? AES.GCM.SealedBox(combined: sealed),
@@ -65,4 +67,10 @@ public struct PassphraseWrap {
         return try KDF.Scrypt.deriveKey(from: passphrase, salt: salt, outputByteCount: 32, rounds: 1 << Int(cost),
                                         blockSize: Int(blockSize), parallelism: Int(parallelism), maxMemory: maximumMemory + 1)
     }
+}
+
+/// Fresh random bytes from the system's generator (getrandom).
+public func randomBytes(_ count: Int) -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
 }

@@ -1,0 +1,23 @@
+/// One verdict of `doctor`: what was checked, what was found, and the fix when it is
+/// not right. Never holds a secret.
+public struct HealthCheck: Sendable, Equatable {
+    public enum Verdict: String, Sendable { case ok, warn, fail }
+
+    public var verdict: Verdict
+    public var subject: String
+    public var detail: String
+    public var fix: String?
+
+    public init(_ verdict: Verdict, _ subject: String, _ detail: String, fix: String? = nil) {
+        self.verdict = verdict
+        self.subject = subject
+        self.detail = detail
+        self.fix = fix
+    }
+
+    /// `ok    subject: detail`, `FAIL  subject: detail. Fix: ...`
+    public var line: String {
+        let label = switch verdict { case .ok: "ok  "; case .warn: "warn"; case .fail: "FAIL" }
+        return "\(label)  \(subject): \(detail)" + (fix.map { ". Fix: \($0)" } ?? "")
+    }
+}

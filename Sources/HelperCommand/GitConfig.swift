@@ -1,0 +1,41 @@
+import CredentialCore
+
+/// git's configuration, read and written by running git itself: it knows where each
+/// scope's file is, how to quote, and how to write atomically.
+struct GitConfig {
+    /// `--global`, `--system` or `--local`.
+    let scope: String
+    /// `credential.helper`, or `credential.<url>.helper` for one URL.
+    let key: String
+
+    /// The key's values in this scope, in order.
+    func values() throws -> [String] {
+        let result = try Self.git(["config", scope, "--get-all", key])
+        // Exit 1: the key is not set. Anything else git said is an error.
+        if result.status == 1 { return [] }
+        try Self.check(result, doing: "read \(key)")
+        return result.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Sets the key's values in this scope to `values`, in order.
+    func replace(_ old: [String], with values: [String]) throws {
+        if !old.isEmpty { try Self.check(try Self.git(["config", scope, "--unset-all", key]), doing: "change \(key)") }
+        for value in values {
+            try Self.check(try Self.git(["config", scope, "--add", key, value]), doing: "change \(key)")
+        }
+    }
+
+    static func git(_ arguments: [String]) throws -> Subprocess.Result {
+        guard let result = Subprocess.run("git", arguments, input: []) else {
+            throw HelperError(.failure, "cannot run git: \(SystemIO.errorText())", fix: "install git (apt-get install git)")
+        }
+        return result
+    }
+
+    static func check(_ result: Subprocess.Result, doing action: String) throws {
+        guard result.succeeded else {
+            throw HelperError(.failure, "git config could not \(action): \(result.lastErrorLine)",
+                              fix: "run it where git can write that configuration (--local needs a repository, --system needs root)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct ListCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration {
+        let name = Options.Settings.helperName
+        return CommandConfiguration(
+            commandName: "list",
+            abstract: "List stored credentials: protocol, host, path, user, expiry and backend, never a secret.",
+            discussion: """
+                Examples:
+                  git-credential-\(name) list
+                  git-credential-\(name) list github.com
+                """)
+    }
+
+    @OptionGroup var options: Options
+    @Argument(help: ArgumentHelp("Only credentials for this host (host or host:port).", valueName: "host"),
+              completion: StoredHosts<Options>.completion)
+    var host: String?
+
+    public func run() throws {
+        let items = try options.settings.openExisting()?.list() ?? []
+        let shown = items.filter { host == nil || $0.credential.host?.text == host }
+        SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
+    }
+}
+
+/// Shell completion of the hosts a helper holds (for list and erase): the helper runs
+/// with the options typed so far and lists its store, asking no one for anything (a
+/// locked store completes nothing). Hosts only: never a secret, never a username.
+enum StoredHosts<Options: StoreOptions> {
+    static var completion: CompletionKind {
+        .custom { words, _, prefix in hosts(words: words).filter { $0.hasPrefix(prefix) } }
+    }
+
+    static func hosts(words: [String]) -> [String] {
+        SecretPrompt.allowed = false
+        var settings = Options.Settings()
+        var remaining = words.dropFirst()[...]
+        while let word = remaining.popFirst() {
+            guard word.hasPrefix("--") else { continue }
+            let option = word.dropFirst(2)
+            if let equals = option.firstIndex(of: "=") {
+                _ = settings.set(option: String(option[..<equals]), to: String(option[option.index(after: equals)...]))
+            } else if let value = remaining.first, settings.set(option: String(option), to: value) {
+                remaining.removeFirst()
+            }
+        }
+        let items = (try? settings.openExisting()?.list()) ?? []
+        return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()
+    }
+}
+
+/// The human-readable listing. Control characters are shown escaped, so a stored value
+/// cannot play tricks on the terminal.
+enum CredentialTable {
+    static func render(_ items: [StoredItem], now: UInt64) -> String {
+        let header = ["PROTOCOL", "HOST", "PATH", "USERNAME", "EXPIRES", "BACKEND"]
+        let rows = items
+            .map { stored in
+                let item = stored.credential
+                return [shown(item.protocol), shown(item.host), shown(item.path), shown(item.username),
+                        item.passwordExpiryUTC.map { expiry($0, now: now) } ?? "never", stored.backend]
+            }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        if rows.isEmpty { return "" }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            zip(row, widths).map { $0.padding(to: $1) }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+        }.joined()
+    }
+
+    static func shown(_ value: Value?) -> String {
+        guard let value else { return "-" }
+        return value.text.unicodeScalars.map { scalar in
+            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            return isControl ? "\\x" + Hex.encode([UInt8(scalar.value)]) : String(scalar)
+        }.joined()
+    }
+
+    static func expiry(_ seconds: UInt64, now: UInt64) -> String {
+        var time = time_t(clamping: seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let length = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress, $0.count, "%Y-%m-%d %H:%M UTC", &parts) }
+        }
+        let text = String(decoding: buffer.prefix(length), as: UTF8.self)
+        return seconds < now ? text + " (expired)" : text
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// git-credential-sqlite's part of `doctor`: its files, their modes, the key, the
+/// database's own integrity check. Reads only; creates nothing.
+public enum StoreDiagnosis {
+    public static func checks(_ location: StoreLocation) -> [HealthCheck] {
+        let database = location.database
+        guard PrivateFiles.exists(database) else {
+            return [HealthCheck(.ok, "store", "\(database) does not exist yet; the first store creates it")]
+        }
+        var checks = [mode(of: PrivateFiles.directory(of: database), expected: 0o700, what: "store directory"),
+                      mode(of: database, expected: 0o600, what: "store")]
+        do {
+            guard let opened = try StoreDatabase.open(database, create: false) else { return checks }
+            let integrity = try opened.connection.prepare("PRAGMA quick_check")
+            _ = try integrity.step()
+            let verdict = integrity.text(0)
+            checks.append(verdict == "ok" ? HealthCheck(.ok, "store", "\(database) passes SQLite's quick_check")
+                : HealthCheck(.fail, "store", "\(database) fails SQLite's quick_check: \(verdict)", fix: "restore it from a backup"))
+            checks.append(key(opened, location: location))
+        } catch let error as HelperError {
+            checks.append(HealthCheck(.fail, "store", error.message, fix: error.fix))
+        } catch {
+            checks.append(HealthCheck(.fail, "store", "\(database) cannot be read: \(error)", fix: "restore it from a backup"))
+        }
+        return checks
+    }
+
+    static func key(_ database: StoreDatabase, location: StoreLocation) -> HealthCheck {
+        let meta = database.meta
+        switch meta[Meta.keyMode] {
+        case Meta.keyFileMode?:
+            let check = mode(of: location.keyFile, expected: 0o600, what: "key file")
+            guard check.verdict == .ok else { return check }
+            guard (try? KeyFile.read(location.keyFile)).flatMap({ KeyAccess.verified($0, for: meta) }) != nil else {
+                return HealthCheck(.fail, "key file", "\(location.keyFile) does not open \(location.database)",
+                                   fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key made with this store")
+            }
+            return HealthCheck(.ok, "key file", "\(location.keyFile) (mode 0600) opens the store")
+        case Meta.passphraseMode?:
+            let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: meta[Meta.databaseID] ?? []))
+            return cached.flatMap { KeyAccess.verified($0, for: meta) } != nil
+                ? HealthCheck(.ok, "key", "passphrase-protected, unlocked in the kernel keyring")
+                : HealthCheck(.warn, "key", "passphrase-protected and locked: git can read it only where it can ask you",
+                              fix: "git-credential-sqlite unlock --timeout 8h")
+        default:
+            return HealthCheck(.fail, "key", "\(location.database) records no key mode", fix: "restore it from a backup")
+        }
+    }
+
+    static func mode(of path: String, expected: mode_t, what: String) -> HealthCheck {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return HealthCheck(.fail, what, "\(path) is missing (\(SystemIO.errorText()))", fix: "restore it from a backup")
+        }
+        let mode = info.st_mode & 0o7777
+        let octal = "0" + String(mode, radix: 8)
+        guard info.st_uid == getuid() else {
+            return HealthCheck(.fail, what, "\(path) belongs to another user (uid \(info.st_uid))", fix: "chown it to yourself")
+        }
+        guard mode & ~expected == 0 else {
+            return HealthCheck(.fail, what, "\(path) has mode \(octal): others may read it",
+                               fix: "chmod \(String(expected, radix: 8)) \(path)")
+        }
+        return HealthCheck(.ok, what, "\(path) (mode \(octal))")
+    }
+}

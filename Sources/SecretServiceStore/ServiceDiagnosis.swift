@@ -1,0 +1,61 @@
+import CLibSecret
+import CSecretService
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// git-credential-secretservice's part of `doctor`: the session bus, who provides the
+/// Secret Service on it, and whether the default keyring is unlocked.
+public enum ServiceDiagnosis {
+    static let serviceName = "org.freedesktop.secrets"
+
+    public static func checks() -> [HealthCheck] {
+        csecretservice_silence_glib()
+        let cancellable = g_cancellable_new()!
+        defer { g_object_unref(cancellable) }
+        csecretservice_watch(cancellable)
+        var owner: UnsafeMutablePointer<CChar>?
+        var pid: UInt32 = 0
+        var errorText: UnsafeMutablePointer<CChar>?
+        let seconds: UInt32 = 5
+        let found = csecretservice_bus_owner(serviceName, cancellable, seconds, &owner, &pid, &errorText)
+        defer { g_free(owner); g_free(errorText) }
+        let address = SystemIO.environment("DBUS_SESSION_BUS_ADDRESS") ?? "the default address"
+        switch found {
+        case 0:
+            let reason = errorText.map { String(cString: $0) } ?? "no answer"
+            return [HealthCheck(.fail, "session bus", "cannot connect to \(address): \(reason)",
+                                fix: "log in to a desktop session (or run dbus-run-session), or use git-credential-sqlite")]
+        case 2:
+            return [HealthCheck(.ok, "session bus", "connected to \(address)"),
+                    HealthCheck(.fail, "Secret Service", "no one owns \(serviceName) on the session bus",
+                                fix: "start gnome-keyring-daemon --components=secrets (or KeePassXC with its Secret Service), or use git-credential-sqlite")]
+        default:
+            let name = owner.map { String(cString: $0) } ?? "?"
+            let program = pid == 0 ? "" : " (" + processName(pid) + ", pid \(pid))"
+            return [HealthCheck(.ok, "session bus", "connected to \(address)"),
+                    HealthCheck(.ok, "Secret Service", "\(serviceName) is owned by \(name)\(program)"),
+                    lockState()]
+        }
+    }
+
+    static func lockState() -> HealthCheck {
+        guard let store = try? SecretServiceStore.connect() else {
+            return HealthCheck(.fail, "keyring", "the Secret Service does not answer", fix: "restart the keyring daemon")
+        }
+        let (writable, reason) = store.defaultCollectionWritability()
+        return writable ? HealthCheck(.ok, "keyring", reason)
+            : HealthCheck(.warn, "keyring", reason + ": git cannot store or read there until it is unlocked",
+                          fix: "unlock it (log in at the desktop, or seahorse)")
+    }
+
+    static func processName(_ pid: UInt32) -> String {
+        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "unknown program" }
+        defer { close(fd) }
+        let bytes = SystemIO.readAll(fd, limit: 256) ?? []
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "unknown program"
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import CredentialCore
+import CredentialCrypto
+import HelperCommand
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration {
+        let name = Options.Settings.helperName
+        return CommandConfiguration(
+            commandName: "export",
+            abstract: "Export every stored credential, encrypted with a passphrase unless --plaintext.",
+            discussion: """
+                The file is sealed with AES-256-GCM under a key derived from a passphrase \
+                (scrypt); import reads it back into any of the helpers. The passphrase comes \
+                from --file-passphrase-fd, an askpass program or the terminal (asked twice). \
+                --plaintext writes git-credential-store lines instead (or git's credential \
+                format with --format protocol): every secret in clear, so only on request. \
+                Output goes to --output (created 0600, never overwritten) or a pipe, never to \
+                a terminal.
+
+                Examples:
+                  git-credential-\(name) export --output backup.gitcred
+                  git-credential-\(name) export --plaintext --output ~/.git-credentials
+                  git-credential-\(name) export --plaintext | ssh host git-credential-sqlite import /dev/stdin
+                """)
+    }
+
+    @OptionGroup var options: Options
+    @Flag(help: "Write the secrets in clear (git-credential-store format).") var plaintext = false
+    @Option(help: ArgumentHelp("With --plaintext: store (one URL per line) or protocol (git's key=value records).", valueName: "format"))
+    var format: PlainFormat = .store
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write; it must not exist yet.", valueName: "file"), completion: .file())
+    var output: String?
+    @Option(name: .customLong("file-passphrase-fd"), help: ArgumentHelp(
+        "Read the export file's passphrase from this file descriptor instead of asking.", valueName: "n"))
+    var filePassphraseFD: Int32?
+    @OptionGroup var scrypt: ScryptCost
+
+    enum PlainFormat: String, ExpressibleByArgument, CaseIterable { case store, `protocol` }
+
+    public func run() throws {
+        if output == nil && isatty(1) == 1 {
+            throw HelperError(.usage, "will not write an export to a terminal", fix: "add --output FILE, or pipe it")
+        }
+        let credentials = try options.settings.openExisting()?.all() ?? []
+        var left = 0
+        let bytes: [UInt8]
+        if plaintext {
+            switch format {
+            case .store:
+                let lines = credentials.map(GitCredentialsFile.line(for:))
+                left = lines.filter { $0 == nil }.count
+                bytes = lines.compactMap { $0 }.flatMap { $0 }
+            case .`protocol`: bytes = ExportArchive.payload(credentials)
+            }
+        } else {
+            let passphrase = try PassphraseSource(fd: filePassphraseFD, option: "--file-passphrase-fd").readNew(prompt: "Passphrase for the export file: ")
+            bytes = try ExportArchive.seal(credentials, passphrase: passphrase, cost: scrypt.cost)
+        }
+        try write(bytes)
+        let notes = left > 0 ? "; left out \(left) without a username and password (use the encrypted format)" : ""
+        let how = plaintext ? "in plaintext" : "encrypted with a passphrase"
+        SystemIO.writeAll(2, "exported \(credentials.count - left) credentials \(how) to \(output ?? "standard output")\(notes)\n")
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        guard let output else {
+            guard SystemIO.writeAll(1, bytes) else {
+                throw HelperError(.failure, "cannot write the export to standard output: \(SystemIO.errorText())", fix: nil)
+            }
+            return
+        }
+        guard try PrivateFiles.createExclusively(output, contents: bytes) else {
+            throw HelperError(.usage, "\(output) exists already", fix: "choose a new file name, or remove it first")
+        }
+    }
+}
+
+/// The scrypt cost of new passphrase-sealed data. For tests: debug builds run scrypt
+/// several times slower. Hidden from help.
+public struct ScryptCost: ParsableArguments {
+    public init() {}
+    @Option(name: .customLong("scrypt-cost"), help: .hidden)
+    public var cost: UInt8 = PassphraseWrap.defaultCost
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import CredentialCore
+import CredentialCrypto
+import HelperCommand
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
+    public init() {}
+    public static var configuration: CommandConfiguration {
+        let name = Options.Settings.helperName
+        return CommandConfiguration(
+            commandName: "import",
+            abstract: "Import credentials from git-credential-store files, a netrc file, an export file or another backend.",
+            discussion: """
+                Each FILE may be a git-credential-store file (one URL per line, as \
+                ~/.git-credentials), a netrc file (its entries become https credentials), or a \
+                file written by export (asks for its passphrase). With no FILE and no --from, \
+                ~/.git-credentials and $XDG_CONFIG_HOME/git/credentials are read, those that \
+                exist. --from reads the other backend's store through its own helper, so \
+                secrets pass through a pipe only. Lines that are not complete credentials are \
+                counted and skipped.
+
+                --remove-source overwrites and removes each plaintext file once every entry \
+                in it reads back from the store; a file with skipped lines is kept.
+
+                Examples:
+                  git-credential-\(name) import
+                  git-credential-\(name) import --remove-source ~/.git-credentials
+                  git-credential-\(name) import ~/.netrc
+                  git-credential-\(name) import --from \(name == "sqlite" ? "secretservice" : "sqlite")
+                  git-credential-\(name) import backup.gitcred
+                """)
+    }
+
+    @OptionGroup var options: Options
+    @Option(help: ArgumentHelp("Import from this backend's store: sqlite or secretservice.", valueName: "backend"))
+    var from: Backend?
+    @Flag(help: "Wipe each plaintext source file once every credential in it reads back.")
+    var removeSource = false
+    @Option(name: .customLong("file-passphrase-fd"), help: ArgumentHelp(
+        "Read an export file's passphrase from this file descriptor instead of asking.", valueName: "n"))
+    var filePassphraseFD: Int32?
+    @Argument(help: ArgumentHelp("Files to import.", valueName: "file"), completion: .file())
+    var files: [String] = []
+
+    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice }
+
+    public func validate() throws {
+        if from != nil && !files.isEmpty { throw ValidationError("give files or --from, not both") }
+    }
+
+    public func run() throws {
+        let sources = try readSources()
+        let credentials = sources.flatMap(\.credentials)
+        let store = try options.settings.openOrCreate()
+        let progress = Progress(label: "importing", total: credentials.count)
+        try store.replace(with: credentials, progress: progress)
+        progress?.finish()
+        for source in sources {
+            let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entries" : ""
+            SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(source.name)\(skipped)\n")
+        }
+        if removeSource { try removePlaintext(sources, store: store) }
+    }
+
+    func readSources() throws -> [ImportSource] {
+        if let from { return [try Sibling.export(from.rawValue)] }
+        let paths = files.isEmpty ? DefaultFiles.existing : files
+        if paths.isEmpty {
+            throw HelperError(.usage, "nothing to import: no file given, and neither \(DefaultFiles.all.joined(separator: " nor ")) exists",
+                              fix: "name a file, or use --from sqlite or --from secretservice")
+        }
+        return try paths.map { path in
+            let bytes = try SourceFile.read(path)
+            if ExportArchive.isArchive(bytes) { return try openArchive(bytes, name: path) }
+            return NetrcFile.looksLikeNetrc(bytes) ? NetrcFile.read(bytes, name: path) : GitCredentialsFile.read(bytes, name: path)
+        }
+    }
+
+    func openArchive(_ bytes: [UInt8], name: String) throws -> ImportSource {
+        let source = PassphraseSource(fd: filePassphraseFD, option: "--file-passphrase-fd")
+        guard let passphrase = try source.read(prompt: "Passphrase for \(name): ") else { throw source.noOneToAsk }
+        guard let credentials = try ExportArchive.open(bytes, passphrase: passphrase) else {
+            throw HelperError(.usage, "wrong passphrase for \(name)", fix: "give the passphrase the file was exported with")
+        }
+        return ImportSource(name: name, credentials: credentials, skipped: 0, plaintextPath: nil)
+    }
+
+    /// Each plaintext file goes only when every credential read from it is found again,
+    /// secrets and all.
+    func removePlaintext(_ sources: [ImportSource], store: CredentialStore) throws {
+        for source in sources {
+            guard let path = source.plaintextPath else {
+                SystemIO.writeAll(2, "kept \(source.name): --remove-source wipes plaintext files only\n")
+                continue
+            }
+            if source.skipped > 0 {
+                throw HelperError(.failure, "kept \(path): \(source.skipped) entries in it were not imported",
+                                  fix: "move them by hand, then remove the file")
+            }
+            let missing = try source.credentials.filter { credential in
+                let key = Credential(protocol: credential.protocol, host: credential.host, path: credential.path, username: credential.username)
+                return try !store.items(matching: key, for: .lookup).contains(credential.storable)
+            }
+            if !missing.isEmpty {
+                throw HelperError(.failure, "kept \(path): \(missing.count) of its credentials do not read back from the store",
+                                  fix: "check the store (list, doctor), then import again")
+            }
+            try SourceFile.wipe(path)
+            SystemIO.writeAll(2, "removed \(path)\n")
+        }
+    }
+}
+
+/// The files git-credential-store reads when it is given none.
+enum DefaultFiles {
+    static var all: [String] {
+        let home = SystemIO.environment("HOME") ?? ""
+        let config = SystemIO.environment("XDG_CONFIG_HOME") ?? home + "/.config"
+        return [home + "/.git-credentials", config + "/git/credentials"]
+    }
+
+    static var existing: [String] { all.filter { access($0, F_OK) == 0 } }
+}
+
+/// Another backend's helper, run beside this one: its store is read through its own
+/// code (and libraries), and the secrets come through a pipe, never a file.
+enum Sibling {
+    static func export(_ backend: String) throws -> ImportSource {
+        let program = "git-credential-" + backend
+        let here = Subprocess.currentExecutable.map(PrivateFiles.directory(of:))
+        let path = here.map { $0 + "/" + program }.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? Subprocess.which(program)
+        guard let path, let result = Subprocess.run(path, ["export", "--plaintext", "--format", "protocol"], input: []) else {
+            throw HelperError(.failure, "cannot run \(program)", fix: "install it beside this helper or on PATH")
+        }
+        guard result.succeeded else {
+            throw HelperError(.failure, "\(program) could not export: \(result.lastErrorLine)", fix: "run \(program) doctor")
+        }
+        do {
+            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output), skipped: 0, plaintextPath: nil)
+        } catch {
+            throw HelperError(.failure, "\(program) wrote something that is not credentials: \(error.message)", fix: "run \(program) doctor")
+        }
+    }
+}
