@@ -17,7 +17,7 @@ final class InMemoryStore: CredentialStore {
         stored.filter { $0.isMatched(by: request, for: purpose) }
     }
 
-    func replace(with credentials: [Credential]) {
+    func replace(with credentials: [Credential], progress: Progress?) {
         for credential in credentials {
             stored.removeAll { $0.hasSameKey(as: credential) }
             stored.insert(credential, at: 0)
@@ -30,5 +30,12 @@ final class InMemoryStore: CredentialStore {
         return before - stored.count
     }
 
-    func list() -> [Credential] { stored.map(\.withoutSecrets) }
+    func list() -> [StoredItem] { stored.map { StoredItem(backend: "memory", credential: $0.withoutSecrets) } }
+
+    func all() -> [Credential] { stored }
+
+    @discardableResult func removeAll() -> Int {
+        defer { stored = [] }
+        return stored.count
+    }
 }

@@ -260,8 +260,8 @@ import Testing
         expectSuccess(result)
         // The keyring lists other tests' items too: look at this test's rows only.
         let rows = result.stdoutLines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.first == ["PROTOCOL", "HOST", "PATH", "USERNAME", "EXPIRES"])
-        #expect(rows.contains(["https", world.host, "-", "alice", "2100-01-01", "00:00", "UTC"]), "\(result)")
+        #expect(rows.first == ["PROTOCOL", "HOST", "PATH", "USERNAME", "EXPIRES", "BACKEND"])
+        #expect(rows.contains(["https", world.host, "-", "alice", "2100-01-01", "00:00", "UTC", backend.storeName]), "\(result)")
         #expect(rows.contains { $0.first == "cert" && $0.contains(certificate) }, "\(result)")
         #expect(rows.contains { $0.contains(api) }, "\(result)")
         for secret in ["alice-secret", "refresh-secret", "cert-secret", "token-secret"] {

@@ -16,16 +16,8 @@ import Testing
     static let credential = wire("protocol=https", "host=tty.example", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=tty.example")
 
-    /// Runs the helper with its stdin from `input` and /dev/tty on a pseudo-terminal that
-    /// answers the prompts in order; returns what the terminal showed, stdout, and the exit code.
-    func atTerminal(_ arguments: [String], input: [UInt8] = [], answers: [String]) throws -> (terminal: String, stdout: String, code: Int) {
-        let requestFile = try sandbox.file("request-\(UUID().uuidString)", input)
-        let result = try sandbox.run(
-            "/usr/bin/python3", ["-c", Self.driver, requestFile, BuiltProducts.sqliteHelper] + arguments,
-            input: Array(answers.map { $0 + "\n" }.joined().utf8))
-        expectSuccess(result)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.bytes)) as? [String: Any])
-        return (report["terminal"] as? String ?? "", report["stdout"] as? String ?? "", report["code"] as? Int ?? -1)
+    func atTerminal(_ arguments: [String], input: [UInt8] = [], answers: [String]) throws -> TerminalSession {
+        try sandbox.atTerminal(BuiltProducts.sqliteHelper, arguments, input: input, answers: answers)
     }
 
     @Test func initAndUnlockAskOnTheTerminalWithoutEcho() throws {
@@ -56,37 +48,4 @@ import Testing
         #expect(created.code == 2)
         #expect(!fileExists(sandbox.database))
     }
-
-    /// The person at the terminal, in python3: a pseudo-terminal as the controlling
-    /// terminal of the helper, an answer typed after each prompt (a line ending ": ").
-    static let driver = #"""
-    import fcntl, json, os, select, subprocess, sys, termios, time
-    answers = sys.stdin.buffer.read().split(b"\n")
-    master, slave = os.openpty()
-    def take_terminal():
-        os.setsid()
-        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-    with open(sys.argv[1], "rb") as request:
-        child = subprocess.Popen(sys.argv[2:], stdin=request, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 preexec_fn=take_terminal, pass_fds=(slave,))
-    os.close(slave)
-    shown, pending, deadline = b"", b"", time.time() + 20
-    while child.poll() is None and time.time() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.05)
-        if ready:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            shown += chunk
-            pending += chunk
-            if pending.rstrip().endswith(b":") and answers:
-                time.sleep(0.05)
-                os.write(master, answers.pop(0) + b"\n")
-                pending = b""
-    if child.poll() is None:
-        child.kill()
-    out = child.stdout.read()
-    print(json.dumps({"terminal": shown.decode(errors="replace"), "stdout": out.decode(errors="replace"), "code": child.wait()}))
-    """#
 }

@@ -40,7 +40,7 @@ import Testing
         try store.replace(with: credential("h", user: "bob", password: "different"))
         let removed = try store.remove(matching: Credential(protocol: "https", host: "h", password: "shared"))
         #expect(removed == 1)
-        #expect(try store.list().map(\.username) == ["bob"])
+        #expect(try store.list().map(\.credential.username) == ["bob"])
     }
 
     @Test func listNeverCarriesSecrets() throws {
@@ -50,9 +50,18 @@ import Testing
         item.authtype = "Bearer"
         item.credential = "token"
         try store.replace(with: item)
-        let listed = try #require(try store.list().first)
+        let stored = try #require(try store.list().first)
+        let listed = stored.credential
         #expect(listed.password == nil && listed.oauthRefreshToken == nil && listed.credential == nil)
-        #expect(listed.username == "alice" && listed.authtype == "Bearer")
+        #expect(listed.username == "alice" && listed.authtype == "Bearer" && stored.backend == "sqlite")
+    }
+
+    @Test func allCarriesSecretsAndRemoveAllEmptiesTheStore() throws {
+        let store = try sandbox.store()
+        try store.replace(with: [credential("a.example", user: "alice", password: "pa"), credential("b.example", user: "bob", password: "pb")])
+        #expect(Set(try store.all().compactMap(\.password)) == ["pa", "pb"])
+        #expect(try store.removeAll() == 2)
+        #expect(try store.all().isEmpty && store.removeAll() == 0)
     }
 
     @Test func everyFieldSurvivesTheRoundTrip() throws {

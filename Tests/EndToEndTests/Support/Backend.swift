@@ -7,6 +7,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case secretService = "git-credential-secretservice"
 
     var testDescription: String { rawValue }
+
+    /// The name in list's BACKEND column and in git config (credential.helper=NAME).
+    var storeName: String { self == .sqlite ? "sqlite" : "secretservice" }
 }
 
 /// One test's world for a backend: the helper, run directly or by git with the same

@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+/// The management commands people run: list, erase HOST, erase-all, import, export,
+/// configure/unconfigure and doctor, on git-credential-sqlite (the Secret Service in
+/// ManagementAcrossBackendsTests), checked against real git where git reads the result.
+@Suite struct ManagementTests {
+    let sandbox: Sandbox
+    let helper: SQLiteHelper
+
+    init() throws {
+        sandbox = try Sandbox()
+        helper = sandbox.sqlite()
+    }
+
+    static func credential(_ host: String, _ user: String, _ password: String, _ extra: String...) -> [UInt8] {
+        wire(["protocol=https", "host=\(host)", "username=\(user)", "password=\(password)"] + extra)
+    }
+
+    /// The rows of `list` as (host, user) pairs.
+    func listed(_ arguments: String...) throws -> [[String]] {
+        let result = try helper.run(["list"] + arguments)
+        expectSuccess(result)
+        return result.stdoutLines.dropFirst().map { row in
+            let columns = row.split(separator: " ").map(String.init)
+            return [columns[1], columns[3]]
+        }
+    }
+
+    /// A file holding `text`, for --file-passphrase-fd.
+    func passphraseFile(_ text: String) throws -> String { try sandbox.file("phrase-\(UUID().uuidString)", text + "\n") }
+
+    // MARK: list and erase
+
+    @Test func listFiltersByHostAndNamesTheBackend() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa"), Self.credential("b.example", "bob", "pb"))
+        #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
+        #expect(try listed("b.example") == [["b.example", "bob"]])
+        #expect(try helper.list().stdoutLines.dropFirst().allSatisfy { $0.hasSuffix("  sqlite") })
+    }
+
+    @Test func eraseTakesAHostOrAURL() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa"), Self.credential("a.example", "bob", "pb"),
+                            Self.credential("b.example", "carol", "pc"))
+        let byURL = try helper.run(["erase", "https://alice@a.example"])
+        #expect(byURL.exitCode == 0 && byURL.stderrText == "erased 1 credential\n", "\(byURL)")
+        #expect(try listed() == [["a.example", "bob"], ["b.example", "carol"]])
+        let byHost = try helper.run(["erase", "b.example"])
+        #expect(byHost.stderrText == "erased 1 credential\n", "\(byHost)")
+        #expect(try listed() == [["a.example", "bob"]])
+        expectOneLineFailure(try helper.run(["erase", "https://"]), exitCode: 2, mentioning: ["names no host", "erase-all"])
+        #expect(try listed() == [["a.example", "bob"]], "a refused erase erased something")
+    }
+
+    @Test func eraseAllRefusesWithoutATerminalUnlessYes() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa"), Self.credential("b.example", "bob", "pb"))
+        expectOneLineFailure(try helper.run(["erase-all"]), exitCode: 2, mentioning: ["2 credentials", "without confirmation", "--yes"])
+        #expect(try listed().count == 2, "a refused erase-all erased something")
+        let erased = try helper.run(["erase-all", "--yes"])
+        #expect(erased.exitCode == 0 && erased.stderrText == "erased 2 credentials\n", "\(erased)")
+        #expect(try listed().isEmpty)
+        #expect(try helper.run(["erase-all"]).stderrText == "nothing to erase: no credentials are stored\n")
+    }
+
+    @Test func eraseAllAsksOnTheTerminal() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa"))
+        let declined = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["erase-all"], answers: ["n"], stderrOnTerminal: true)
+        #expect(declined.code == 0 && declined.terminal.contains("Erase all 1 credential") && declined.terminal.contains("nothing erased"))
+        #expect(try listed().count == 1)
+        let confirmed = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["erase-all"], answers: ["y"], stderrOnTerminal: true)
+        #expect(confirmed.code == 0 && confirmed.terminal.contains("erased 1 credential"), "\(confirmed)")
+        #expect(try listed().isEmpty)
+    }
+
+    // MARK: import
+
+    @Test func importReadsGitCredentialStoreFilesByDefault() throws {
+        try sandbox.file("home/.git-credentials", "https://alice:p%40ss%3Aword@a.example\nnot a url\n\nhttps://bob:pb@b.example/repo.git\n")
+        try sandbox.file("config/git/credentials", "https://carol:pc@c.example\n")
+        let result = try helper.run(["import"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderrLines == ["imported 2 credentials from \(sandbox.home)/.git-credentials; skipped 1 incomplete entries",
+                                       "imported 1 credentials from \(sandbox.configHome)/git/credentials"], "\(result)")
+        #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "p@ss:word")
+        #expect(try helper.password(for: wire("protocol=https", "host=b.example", "path=repo.git")) == "pb")
+        #expect(fileExists(sandbox.home + "/.git-credentials"), "import without --remove-source removed its source")
+    }
+
+    @Test func importReadsNetrc() throws {
+        let netrc = try sandbox.file("netrc", """
+            # a comment
+            machine a.example login alice password "with space"
+            machine b.example
+              login bob
+              password pb
+            macdef init
+            machine not.a.host login x password y
+
+            machine c.example login carol
+            default login anonymous password guest
+            """)
+        let result = try helper.run(["import", netrc])
+        #expect(result.stderrLines == ["imported 2 credentials from \(netrc); skipped 2 incomplete entries"], "\(result)")
+        #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
+        #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
+    }
+
+    @Test func importRemoveSourceWipesOnlyWhatReadsBack() throws {
+        let clean = try sandbox.file("clean", "https://alice:pa@a.example\n")
+        let result = try helper.run(["import", "--remove-source", clean])
+        #expect(result.exitCode == 0 && result.stderrLines.last == "removed \(clean)", "\(result)")
+        #expect(!fileExists(clean))
+        #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "pa")
+
+        let partial = try sandbox.file("partial", "https://bob:pb@b.example\nhttps://no-password@c.example\n")
+        let kept = try helper.run(["import", "--remove-source", partial])
+        #expect(kept.exitCode == 1 && kept.stderrLines.count == 2, "\(kept)")
+        #expect(kept.stderrLines.last == "git-credential-sqlite: kept \(partial): 1 entries in it were not imported. Fix: move them by hand, then remove the file", "\(kept)")
+        #expect(contents(of: partial) == Array("https://bob:pb@b.example\nhttps://no-password@c.example\n".utf8), "the source was changed")
+        #expect(try helper.password(for: wire("protocol=https", "host=b.example")) == "pb")
+    }
+
+    @Test func importOfAMissingFileSaysSoAndStoresNothing() throws {
+        expectOneLineFailure(try helper.run(["import", sandbox.root + "/missing"]), exitCode: 1, mentioning: ["cannot read", "missing"])
+        expectOneLineFailure(try helper.run(["import"]), exitCode: 2, mentioning: ["nothing to import", ".git-credentials"])
+        #expect(!fileExists(sandbox.database))
+    }
+
+    // MARK: export
+
+    @Test func anEncryptedExportComesBackWithEveryField() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa", "password_expiry_utc=4102444800", "oauth_refresh_token=refresh"),
+                            wire("capability[]=authtype", "protocol=https", "host=api.example", "authtype=Bearer", "credential=token"))
+        let phrase = try passphraseFile("export phrase")
+        let file = sandbox.root + "/backup.gitcred"
+        let exported = try helper.with(passphraseFile: phrase).run(["export", "--output", file, "--file-passphrase-fd", "3", "--scrypt-cost", "10"])
+        #expect(exported.stderrText == "exported 2 credentials encrypted with a passphrase to \(file)\n", "\(exported)")
+        #expect(permissions(of: file) == 0o600)
+        let bytes = try #require(contents(of: file))
+        for clear in ["a.example", "alice", "pa\n", "refresh", "api.example", "token"] { #expect(!bytes.containsUTF8(clear), "\(clear) in clear") }
+
+        let other = Sandbox.sqliteElsewhere(sandbox)
+        let wrong = try other.with(passphraseFile: try passphraseFile("wrong")).invoke(["import", "--file-passphrase-fd", "3", file], input: [])
+        expectOneLineFailure(wrong, exitCode: 2, mentioning: ["wrong passphrase", file])
+        let imported = try other.with(passphraseFile: phrase).invoke(["import", "--file-passphrase-fd", "3", file], input: [])
+        #expect(imported.stderrText == "imported 2 credentials from \(file)\n", "\(imported)")
+        let found = try other.get(wire("protocol=https", "host=a.example"))
+        #expect(found.stdoutLines == ["username=alice", "password=pa", "password_expiry_utc=4102444800", "oauth_refresh_token=refresh"], "\(found)")
+        let token = try other.get(wire("capability[]=authtype", "protocol=https", "host=api.example"))
+        #expect(token.stdoutLines.contains("credential=token"), "\(token)")
+    }
+
+    @Test func aPlaintextExportIsWhatGitCredentialStoreReads() throws {
+        try helper.storeAll(Self.credential("a.example", "al ice", "p@ss/w:rd%"))
+        let file = sandbox.root + "/plain"
+        expectOneLineFailure(try helper.run(["export", "--plaintext", "--output", sandbox.database]), exitCode: 2, mentioning: ["exists already"])
+        #expect(try helper.run(["export", "--plaintext", "--output", file]).exitCode == 0)
+        let fromGit = try sandbox.git(["credential-store", "--file", file, "get"], input: wire("protocol=https", "host=a.example"))
+        #expect(fromGit.attributes["username"] == "al ice" && fromGit.attributes["password"] == "p@ss/w:rd%", "\(fromGit)")
+    }
+
+    @Test func importShowsProgressOnATerminalOnly() throws {
+        let lines = (0..<300).map { "https://u:p\($0)@h\($0).example\n" }.joined()
+        let file = try sandbox.file("many", lines)
+        let session = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["import", file], answers: [], stderrOnTerminal: true)
+        #expect(session.code == 0 && session.terminal.contains("importing: 300/300"), "\(session)")
+        let piped = try helper.run(["import", file])
+        #expect(piped.stderrText == "imported 300 credentials from \(file)\n", "\(piped)")
+    }
+
+    // MARK: configure, unconfigure, doctor
+
+    var onPath: [String: String] { ["PATH": BuiltProducts.directory + ":" + Sandbox.searchPath] }
+
+    func helpers() throws -> [String] {
+        try sandbox.git(["config", "--global", "--get-all", "credential.helper"]).stdoutText
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test func configureResetsEarlierHelpersAndIsIdempotent() throws {
+        expectSuccess(try sandbox.git(["config", "--global", "credential.helper", "store"]))
+        let configured = try helper.with(environment: onPath).run(["configure"])
+        #expect(configured.exitCode == 0 && configured.stderrText.contains("earlier helpers no longer run (store)"), "\(configured)")
+        #expect(try helpers() == ["store", "", "sqlite"])
+        let again = try helper.with(environment: onPath).run(["configure"])
+        #expect(again.stderrText.hasPrefix("already configured"), "\(again)")
+        #expect(try helpers() == ["store", "", "sqlite"])
+
+        // git now asks us, and no longer writes ~/.git-credentials.
+        let approved = try sandbox.git(["credential", "approve"], input: Self.credential("a.example", "alice", "pa"), environment: onPath)
+        expectSuccess(approved)
+        #expect(!fileExists(sandbox.home + "/.git-credentials"), "the plaintext store still stored")
+        #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "pa")
+
+        expectSuccess(try helper.with(environment: onPath).run(["unconfigure"]).withoutStderr)
+        #expect(try helpers() == ["store"])
+        #expect(try helper.run(["unconfigure"]).stderrText.hasPrefix("not configured"))
+    }
+
+    @Test func configureForOneURLAndOutsideARepository() throws {
+        expectSuccess(try helper.with(environment: onPath).run(["configure", "--url", "https://a.example"]).withoutStderr)
+        let value = try sandbox.git(["config", "--global", "--get-all", "credential.https://a.example.helper"])
+        #expect(value.stdoutLines == ["", "sqlite"])
+        let local = try helper.run(["configure", "--local"])
+        expectOneLineFailure(local, exitCode: 1, mentioning: ["git config could not", "repository", "Fix:"])
+    }
+
+    @Test func configureByPathWhenNotOnPath() throws {
+        expectSuccess(try helper.run(["configure"]).withoutStderr)
+        let configured = try helpers()
+        #expect(configured.count == 2 && configured[1].hasSuffix("/git-credential-sqlite") && configured[1].hasPrefix("/"), "\(configured)")
+        #expect(try helper.run(["unconfigure"]).exitCode == 0)
+        #expect(try helpers().isEmpty)
+    }
+
+    @Test func doctorPassesWhenAllIsWellAndNamesTheFixWhenNot() throws {
+        let doctor = helper.with(environment: onPath)
+        let unconfigured = try doctor.run(["doctor"])
+        #expect(unconfigured.exitCode == 1, "\(unconfigured)")
+        #expect(unconfigured.stdoutLines.contains { $0.hasPrefix("FAIL  git config:") && $0.hasSuffix("Fix: git-credential-sqlite configure") }, "\(unconfigured)")
+        #expect(unconfigured.stdoutLines.contains("ok    round trip: stored, read back and erased a test credential"), "\(unconfigured)")
+
+        #expect(try doctor.run(["configure"]).exitCode == 0)
+        let healthy = try doctor.run(["doctor"])
+        #expect(healthy.exitCode == 0 && healthy.stderr.isEmpty, "\(healthy)")
+        #expect(healthy.stdoutLines.allSatisfy { $0.hasPrefix("ok") }, "\(healthy)")
+        #expect(healthy.stdoutText.contains("git version") && healthy.stdoutText.contains("key file"))
+        #expect(try listed().isEmpty, "the round trip left its credential")
+
+        chmod(sandbox.keyFile, 0o644)
+        let exposed = try doctor.run(["doctor"])
+        #expect(exposed.exitCode == 1)
+        #expect(exposed.stdoutLines.contains { $0.hasPrefix("FAIL  key file:") && $0.contains("chmod 600 \(sandbox.keyFile)") }, "\(exposed)")
+    }
+
+    @Test func completionOffersStoredHostsAndNothingSecret() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "secret-a"), Self.credential("b.example", "bob", "secret-b"))
+        for command in ["list", "erase"] {
+            let offered = try helper.run(["---completion", command, "--", "positional@0", "2", "0", "git-credential-sqlite", command, ""])
+            #expect(offered.exitCode == 0 && offered.stdoutLines == ["a.example", "b.example"], "\(offered)")
+            #expect(!offered.stdoutText.contains("secret") && !offered.stdoutText.contains("alice"))
+        }
+        let prefixed = try helper.run(["---completion", "list", "--", "positional@0", "2", "1", "git-credential-sqlite", "list", "b"])
+        #expect(prefixed.stdoutLines == ["b.example"], "\(prefixed)")
+    }
+
+    @Test func completionNeverAsksForAPassphrase() throws {
+        let phrase = try passphraseFile("completion phrase")
+        let locked = helper.with(passphraseFile: phrase)
+        #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
+        try locked.storeAll(Self.credential("a.example", "alice", "pa"))
+        let session = try sandbox.atTerminal(BuiltProducts.sqliteHelper,
+                                             ["---completion", "list", "--", "positional@0", "2", "0", "git-credential-sqlite", "list", ""],
+                                             answers: ["completion phrase"], stderrOnTerminal: true)
+        #expect(session.code == 0 && session.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(session)")
+        #expect(!session.terminal.contains("Passphrase"), "\(session)")
+    }
+}
+
+extension Sandbox {
+    /// git-credential-sqlite on a second store in the same sandbox.
+    static func sqliteElsewhere(_ sandbox: Sandbox) -> SQLiteHelper {
+        sandbox.sqlite(["--db", sandbox.root + "/other/credentials.db", "--key-file", sandbox.root + "/other-key/key"])
+    }
+}
+
+extension ProcessResult {
+    /// The result with stderr dropped, for commands whose report is all that is on it.
+    var withoutStderr: ProcessResult {
+        var copy = self
+        copy.stderr = Output(bytes: [])
+        return copy
+    }
+}

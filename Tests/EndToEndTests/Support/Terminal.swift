@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// What a person at a terminal saw, and how the program ended.
+struct TerminalSession {
+    let terminal: String
+    let stdout: String
+    let code: Int
+}
+
+extension Sandbox {
+    /// Runs `executable` with its stdin from `input` and /dev/tty on a pseudo-terminal that
+    /// answers the prompts in order (python3 plays the person); stderr goes to the terminal
+    /// too when `stderrOnTerminal`, else nowhere.
+    func atTerminal(_ executable: String, _ arguments: [String], input: [UInt8] = [], answers: [String],
+                    stderrOnTerminal: Bool = false, environment extra: [String: String] = [:]) throws -> TerminalSession {
+        let requestFile = try file("request-\(UUID().uuidString)", input)
+        var environment = extra
+        if stderrOnTerminal { environment["STDERR_TO_TERMINAL"] = "1" }
+        let result = try run("/usr/bin/python3", ["-c", Self.terminalDriver, requestFile, executable] + arguments,
+                             input: Array(answers.map { $0 + "\n" }.joined().utf8), environment: environment)
+        expectSuccess(result)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.bytes)) as? [String: Any])
+        return TerminalSession(terminal: report["terminal"] as? String ?? "", stdout: report["stdout"] as? String ?? "",
+                               code: report["code"] as? Int ?? -1)
+    }
+
+    /// The person at the terminal, in python3: a pseudo-terminal as the controlling
+    /// terminal of the helper, an answer typed after each prompt (a line ending ": " or "] "). With
+    /// STDERR_TO_TERMINAL set, the helper's stderr is the terminal too.
+    static let terminalDriver = #"""
+    import fcntl, json, os, select, subprocess, sys, termios, time
+    answers = sys.stdin.buffer.read().split(b"\n")
+    master, slave = os.openpty()
+    def take_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    with open(sys.argv[1], "rb") as request:
+        child = subprocess.Popen(sys.argv[2:], stdin=request, stdout=subprocess.PIPE, stderr=slave if os.environ.get("STDERR_TO_TERMINAL") else subprocess.DEVNULL,
+                                 preexec_fn=take_terminal, pass_fds=(slave,))
+    os.close(slave)
+    shown, pending, deadline = b"", b"", time.time() + 20
+    while child.poll() is None and time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            shown += chunk
+            pending += chunk
+            if pending.rstrip().endswith((b":", b"]")) and answers:
+                time.sleep(0.05)
+                os.write(master, answers.pop(0) + b"\n")
+                pending = b""
+    if child.poll() is None:
+        child.kill()
+    out = child.stdout.read()
+    print(json.dumps({"terminal": shown.decode(errors="replace"), "stdout": out.decode(errors="replace"), "code": child.wait()}))
+    """#
+}
