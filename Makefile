@@ -39,7 +39,8 @@ deps-test:
 # (nothing to find beside the binary, and no library planted there gets loaded), stripped.
 build: $(RELEASE_BINARIES)
 
-$(RELEASE_BINARIES) &: $(SOURCES) | deps-build
+$(RELEASE_BINARIES) &: $(SOURCES)
+	@scripts/apt-install $(BUILD_PACKAGES)
 	for product in $(EXECUTABLES); do \
 		$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product $$product || exit 1; \
 	done
