@@ -25,7 +25,7 @@ RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build install uninstall test docs bench deps-build deps-test clean
+.PHONY: all build install uninstall test docs stress bench deps-build deps-test clean
 
 all: build
 
@@ -76,6 +76,15 @@ test: deps-test build
 	SWIFT=$(SWIFT) scripts/generate-docs --check
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	@scripts/reliability-summary $(REPORT)
+
+# The reliability suites (Tests/EndToEndTests/Reliability and the figures they record)
+# at larger sizes: 16 x 2000 operations, 2000 killed stores, ...
+stress: deps-test
+	$(SWIFT) build --build-tests
+	rm -f $(REPORT)
+	CREDENTIAL_STRESS=1 RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring \
+		$(SWIFT) test --skip-build --disable-xctest --filter 'Reliability|SecretServiceLockedTests'
 	@scripts/reliability-summary $(REPORT)
 
 bench: deps-test build

@@ -26,11 +26,16 @@ static void discard_handler(const gchar *domain, GLogLevelFlags level, const gch
 }
 
 void csecretservice_silence_glib(void) {
-    g_log_set_writer_func(discard_writer, NULL, NULL);
-    g_log_set_default_handler(discard_handler, NULL);
+    /* GLib aborts when the writer is set twice (doctor connects more than once). */
+    static gsize done = 0;
+    if (g_once_init_enter(&done)) {
+        g_log_set_writer_func(discard_writer, NULL, NULL);
+        g_log_set_default_handler(discard_handler, NULL);
+        g_once_init_leave(&done, 1);
+    }
 }
 
-static GCancellable *watched;
+static GCancellable *_Atomic watched;
 static _Atomic gint64 deadline = G_MAXINT64;
 
 static void *watch(void *unused) {
@@ -46,7 +51,11 @@ static void *watch(void *unused) {
 }
 
 void csecretservice_watch(GCancellable *cancellable) {
+    /* One watcher thread; a later call watches the new cancellable instead. The old one
+       keeps the reference taken here (the thread may be using it): a few bytes, once. */
+    GCancellable *previous = watched;
     watched = g_object_ref(cancellable);
+    if (previous != NULL) return;
     pthread_t thread;
     if (pthread_create(&thread, NULL, watch, NULL) == 0) pthread_detach(thread);
 }

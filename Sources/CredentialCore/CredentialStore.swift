@@ -41,9 +41,14 @@ public enum HelperActions {
     /// The item to answer `get` with, or `nil`: the most recently stored match that has
     /// not expired and that the caller can use.
     public static func get(_ request: Credential, now: UInt64, from open: () throws -> CredentialStore?) throws -> Credential? {
-        guard request.isCompleteLookup, let store = try open() else { return nil }
+        guard request.isCompleteLookup, let store = try open() else {
+            if !request.isCompleteLookup { Trace.note("the request names no protocol and host (or path): nothing looked up") }
+            return nil
+        }
         let wantsAuthtype = request.hasCapability(Capability.authtype)
-        return try store.items(matching: request, for: .lookup).first { item in
+        let matches = try store.items(matching: request, for: .lookup)
+        Trace.note(count(matches.count, "item") + " matched")
+        return matches.first { item in
             !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
         }
     }
@@ -51,15 +56,28 @@ public enum HelperActions {
     /// Stores what the protocol says to store; silently nothing for an ephemeral,
     /// incomplete or already expired credential (git's own helpers do the same).
     public static func store(_ credential: Credential, now: UInt64, in open: () throws -> CredentialStore) throws {
-        guard !credential.ephemeral, credential.isStorable, !credential.isExpired(now: now) else { return }
+        guard !credential.ephemeral, credential.isStorable, !credential.isExpired(now: now) else {
+            Trace.note("stored nothing: the credential is " + (credential.ephemeral ? "ephemeral"
+                : credential.isStorable ? "already expired" : "incomplete (protocol, host or path, and username and password or authtype and credential)"))
+            return
+        }
         try open().replace(with: credential.storable)
+        Trace.note("stored " + Trace.describe(credential.storable))
     }
 
     /// Erases every match; nothing when the request names none of the key fields.
     /// Returns how many were erased.
     @discardableResult
     public static func erase(_ request: Credential, from open: () throws -> CredentialStore?) throws -> Int {
-        guard request.hasAnyKeyField, let store = try open() else { return 0 }
-        return try store.remove(matching: request)
+        guard request.hasAnyKeyField else {
+            Trace.note("erased nothing: the request names no protocol, host, path or username")
+            return 0
+        }
+        guard let store = try open() else { return 0 }
+        let removed = try store.remove(matching: request)
+        Trace.note("erased " + count(removed, "item"))
+        return removed
     }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -26,6 +26,7 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
 
     public func run() throws {
         let credential = try WireFormat.read(from: 0)
+        Trace.note("read " + Trace.describe(credential))
         guard let username = credential.username, let password = credential.password else {
             throw HelperError(.usage, "the input has no \(credential.username == nil ? "username" : "password")",
                               fix: "pipe in a credential with username= and password= lines, e.g. from git credential fill")
@@ -35,6 +36,8 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
             throw HelperError(.usage, error.message, fix: "a Basic credential cannot carry it; use another credential")
         }
         SystemIO.writeAll(1, (curlConfig ? "header = " + Self.curlQuoted(header) : header) + "\n")
+        // Redacted (the Basic blob) unless secrets are asked for: see Trace.
+        Trace.note("wrote " + (curlConfig ? "a curl config line for " : "") + Trace.quoted(header))
     }
 
     /// A curl config string: double quotes, with backslash and double quote escaped.

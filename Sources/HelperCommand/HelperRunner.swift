@@ -23,7 +23,9 @@ extension HelperRoot {
 public enum HelperRunner {
     public static func main<Root: HelperRoot>(_ root: Root.Type) -> Never {
         ProcessHardening.apply()
+        Trace.start(program: Root._commandName)
         let arguments = Array(CommandLine.arguments.dropFirst())
+        Trace.note("called with " + (arguments.isEmpty ? "no arguments" : arguments.map(Trace.quoted).joined(separator: " ")))
         do {
             // git's own calls take the short road: the argument parser's reflection costs
             // more than the rest of a get together (measured: 9.7M of 14.3M instructions,
@@ -35,24 +37,34 @@ public enum HelperRunner {
             }
             // git may call a helper with actions it does not know yet: ignore them, silently.
             if isUnknownAction(arguments, known: Root.configuration.subcommands.map { $0._commandName }) {
+                Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
                 exit(0)
             }
-            var command = try Root.parseAsRoot(arguments)
-            try command.run()
-            exit(0)
+            try runParsed(Root.parseAsRoot(arguments), root: root)
         } catch {
             exit(report(error, root: root))
         }
+    }
+
+    /// Runs what the argument parser made of the arguments; management commands are
+    /// traced here, by name and outcome, all alike.
+    static func runParsed<Root: ParsableCommand>(_ parsed: ParsableCommand, root: Root.Type) throws -> Never {
+        var command = parsed
+        let name = type(of: command)._commandName
+        if name != Root._commandName { Trace.enter(name) }
+        Trace.note("started")
+        try command.run()
+        Trace.note("succeeded")
+        exit(0)
     }
 
     /// The entry point of a plain command (not a credential helper): hardening, the
     /// argument parser, and failures as one line.
     public static func main<Command: ParsableCommand>(command: Command.Type) -> Never {
         ProcessHardening.apply()
+        Trace.start(program: Command._commandName)
         do {
-            var command = try Command.parseAsRoot(Array(CommandLine.arguments.dropFirst()))
-            try command.run()
-            exit(0)
+            try runParsed(Command.parseAsRoot(Array(CommandLine.arguments.dropFirst())), root: command)
         } catch {
             exit(report(error, root: Command.self))
         }
@@ -66,32 +78,33 @@ public enum HelperRunner {
         return !arguments.contains(where: { known.contains($0) || completion.contains($0) })
     }
 
-    /// Prints the error as one line on stderr (help on stdout) and returns the exit code.
+    /// Prints the error as one line on stderr (help on stdout) and returns the exit code;
+    /// the trace gets the same line.
     static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
+        let (code, fd, text) = outcome(of: error, root: root)
+        if let text { SystemIO.writeAll(fd, text + "\n") }
+        Trace.note(code == 0 ? "finished" : "failed with exit code \(code)" + (text.map { ": " + $0 } ?? ""))
+        return code
+    }
+
+    /// The exit code, and the line for stderr (help: the text for stdout) if any.
+    static func outcome<Root: ParsableCommand>(of error: Error, root: Root.Type) -> (code: Int32, fd: Int32, text: String?) {
         let program = Root._commandName
         switch error {
         case let error as HelperError:
-            SystemIO.writeAll(2, error.line(program: program) + "\n")
-            return error.kind == .usage ? 2 : 1
+            return (error.kind == .usage ? 2 : 1, 2, error.line(program: program))
         case let error as ProtocolError:
-            SystemIO.writeAll(2, "\(program): invalid credential input: \(error.message); nothing was stored\n")
-            return 2
+            return (2, 2, "\(program): invalid credential input: \(error.message); nothing was stored")
         case let error as ExitCode:
-            return error.rawValue
+            return (error.rawValue, 2, nil)
         default:
             let code = Root.exitCode(for: error)
-            if code == .success {
-                SystemIO.writeAll(1, Root.fullMessage(for: error) + "\n")
-                return 0
-            }
+            if code == .success { return (0, 1, Root.fullMessage(for: error)) }
             if code == .validationFailure || code.rawValue == 64 {
                 let message = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-                let line = HelperError(.usage, message, fix: "see \(program) --help").line(program: program)
-                SystemIO.writeAll(2, line + "\n")
-                return 2
+                return (2, 2, HelperError(.usage, message, fix: "see \(program) --help").line(program: program))
             }
-            SystemIO.writeAll(2, "\(program): \(Root.message(for: error))\n")
-            return 1
+            return (1, 2, "\(program): \(Root.message(for: error))")
         }
     }
 }

@@ -72,16 +72,24 @@ enum ProtocolAction: String {
     }
 
     func run(_ settings: some StoreSettings) throws {
+        Trace.enter(rawValue)
         let request = try WireFormat.read(from: 0)
+        Trace.note("request " + Trace.describe(request))
         switch self {
         case .get:
             do {
                 if let found = try HelperActions.get(request, now: now(), from: settings.openExisting) {
-                    SystemIO.writeAll(1, WireFormat.response(found, for: request))
+                    let response = WireFormat.response(found, for: request)
+                    SystemIO.writeAll(1, response)
+                    Trace.note("answered " + Trace.describe((try? WireFormat.parse(response)) ?? Credential()))
+                } else {
+                    Trace.note("answered nothing (no item matched, or each has expired or has only a credential for a caller without capability[]=authtype)")
                 }
             } catch let error as HelperError where error.kind == .unavailable {
                 // git moves on to the next helper or its own prompt: say why once, exit 0.
-                SystemIO.writeAll(2, error.line(program: CommandLine.programName) + "\n")
+                let line = error.line(program: CommandLine.programName)
+                SystemIO.writeAll(2, line + "\n")
+                Trace.note("answered nothing, exit code 0 so that git asks the next helper: " + line)
             }
         case .store: try HelperActions.store(request, now: now(), in: settings.openOrCreate)
         case .erase: try HelperActions.erase(request, from: settings.openExisting)

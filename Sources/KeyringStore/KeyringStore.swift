@@ -25,6 +25,7 @@ public final class KeyringStore: CredentialStore {
         } catch {
             secretService = nil
             secretServiceProblem = (error as? HelperError)?.message ?? "\(error)"
+            Trace.note("no keyring: \(secretServiceProblem!)")
         }
     }
 
@@ -44,12 +45,20 @@ public final class KeyringStore: CredentialStore {
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
         // A keyring that cannot be read now (locked, gone) is passed over, not an error:
         // the SQLite store may still have the answer.
-        let fromKeyring = (try? secretService?.items(matching: request, for: purpose)) ?? []
-        return try fromKeyring + (sqlite?.items(matching: request, for: purpose) ?? [])
+        let fromKeyring: [Credential]
+        do { fromKeyring = try secretService?.items(matching: request, for: purpose) ?? [] } catch {
+            Trace.note("passed over the keyring, which cannot be read now: \((error as? HelperError)?.message ?? "\(error)")")
+            fromKeyring = []
+        }
+        let fromSQLite = try sqlite?.items(matching: request, for: purpose) ?? []
+        Trace.note("\(fromKeyring.count) from the keyring, \(fromSQLite.count) from the SQLite store")
+        return fromKeyring + fromSQLite
     }
 
     public func replace(with credentials: [Credential], progress: Progress?) throws {
-        switch choice().backend {
+        let (backend, reason) = choice()
+        Trace.note("storing in \(backend.rawValue): \(reason)")
+        switch backend {
         case .secretservice: try secretService!.replace(with: credentials, progress: progress)
         case .sqlite: try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase).replace(with: credentials, progress: progress)
         }
@@ -60,6 +69,7 @@ public final class KeyringStore: CredentialStore {
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
         let removed = try sqlite?.remove(matching: request) ?? 0
+        Trace.note("erased \(removed) from the SQLite store")
         return try removed + (secretService?.remove(matching: request) ?? 0)
     }
 

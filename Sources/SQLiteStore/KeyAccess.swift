@@ -35,8 +35,10 @@ enum KeyAccess {
         case Meta.passphraseMode?:
             if let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: databaseID)),
                let key = verified(cached, for: meta) {
+                Trace.note("the key of the passphrase-protected store is unlocked in the kernel keyring")
                 return key
             }
+            Trace.note("the passphrase-protected store is locked: asking for its passphrase")
             guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
                 throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
                                   fix: "run git-credential-sqlite --db \(location.database) unlock")

@@ -12,8 +12,9 @@ final class SQLiteDatabase {
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let systemError = pointer.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(pointer)
-            throw SQLiteError(code: code, message: message)
+            throw SQLiteError(code: code, message: message, systemError: systemError)
         }
         handle = pointer
         sqlite3_extended_result_codes(handle, 1)
@@ -50,7 +51,7 @@ final class SQLiteDatabase {
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), systemError: sqlite3_system_errno(handle))
     }
 }
 
@@ -123,6 +124,10 @@ enum SQLiteValue {
 struct SQLiteError: Error {
     let code: Int32
     let message: String
+    /// The errno of the system call that failed, 0 when none did: SQLite reports a full
+    /// disk or a read-only file system met while mapping its -shm index as an I/O error
+    /// or "unable to open database file", with the cause only here.
+    var systemError: Int32 = 0
 
     var primaryCode: Int32 { code & 0xFF }
 }

@@ -15,11 +15,16 @@ public final class SQLiteCredentialStore: CredentialStore {
         self.location = location
         self.database = database
         self.keys = key.keys
+        Trace.note("opened \(Trace.quoted(location.database)) (" + (database.meta[Meta.keyMode] == Meta.keyFileMode
+            ? "key file \(Trace.quoted(location.keyFile)))" : "passphrase-protected)"))
     }
 
     /// The store for get, erase and list: `nil` when there is none yet (nothing is created).
     public static func openExisting(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore? {
-        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else { return nil }
+        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
+            Trace.note("no store at \(Trace.quoted(location.database)) yet")
+            return nil
+        }
         return SQLiteCredentialStore(location: location, database: database,
                                      key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
     }
@@ -30,6 +35,7 @@ public final class SQLiteCredentialStore: CredentialStore {
         var database = try StoreDatabase.open(location.database, create: true)!
         if database.meta.isEmpty {
             try database.initialize { try KeyAccess.keyFileMeta(location: location) }
+            Trace.note("created the store \(Trace.quoted(location.database))")
         }
         return SQLiteCredentialStore(location: location, database: database,
                                      key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))

@@ -1,6 +1,12 @@
 import CSQLite
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The database file before its key is known: opening it, recognising it, creating
 /// its schema, and turning SQLite's errors into one line with a fix.
 struct StoreDatabase {
@@ -95,6 +101,17 @@ struct StoreDatabase {
     }
 
     static func describe(_ error: SQLiteError, path: String) -> HelperError {
+        // SQLite reports a full disk or a read-only file system met on its -wal or -shm
+        // file as an I/O error or "unable to open database file": the system says which.
+        let ioFailure = [SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL, SQLITE_READONLY].contains(error.primaryCode)
+        if ioFailure && isOnReadOnlyFileSystem(path) {
+            return HelperError(.failure, "cannot use \(path): its file system is read-only, and SQLite writes beside the database even to read it",
+                               fix: "remount the file system read-write, or copy the store somewhere writable and point --db at it")
+        }
+        // For other errors the errno may be left over from a call SQLite expected to fail.
+        if ioFailure && [ENOSPC, EDQUOT].contains(error.systemError) {
+            return HelperError(.failure, "cannot write to \(path): the disk is full", fix: "free some space and try again")
+        }
         switch error.primaryCode {
         case SQLITE_NOTADB:
             return HelperError(.failure, "\(path) is not a git-credential-sqlite store (not an SQLite file, or its header is damaged)",
@@ -116,5 +133,10 @@ struct StoreDatabase {
         default:
             return HelperError(.failure, "\(path): \(error.message)", fix: "check the disk and the file system")
         }
+    }
+
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(PrivateFiles.directory(of: path), &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
 }

@@ -18,7 +18,7 @@ public enum StoreDiagnosis {
             guard let opened = try StoreDatabase.open(database, create: false) else { return checks }
             let integrity = try opened.connection.prepare("PRAGMA quick_check")
             _ = try integrity.step()
-            let verdict = integrity.text(0)
+            let verdict = integrity.text(0) ?? "no answer"
             checks.append(verdict == "ok" ? HealthCheck(.ok, "store", "\(database) passes SQLite's quick_check")
                 : HealthCheck(.fail, "store", "\(database) fails SQLite's quick_check: \(verdict)", fix: "restore it from a backup"))
             checks.append(key(opened, location: location))

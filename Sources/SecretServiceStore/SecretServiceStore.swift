@@ -36,6 +36,7 @@ public final class SecretServiceStore: CredentialStore {
             throw HelperError(.unavailable, "cannot reach the Secret Service on the session bus: \(reason)",
                               fix: "log in to a desktop session or start gnome-keyring-daemon, or use git-credential-sqlite")
         }
+        Trace.note("connected to the Secret Service on the session bus")
         return SecretServiceStore(service: service, cancellable: cancellable, timeoutSeconds: timeoutSeconds)
     }
 

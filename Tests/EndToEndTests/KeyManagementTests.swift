@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The key file, damaged stores, and passphrase protection of git-credential-sqlite.
+/// The key file and passphrase protection of git-credential-sqlite (damaged stores and
+/// key files: ReliabilityFaultTests).
 @Suite struct KeyManagementTests {
     let sandbox: Sandbox
     let helper: SQLiteHelper
@@ -27,54 +28,6 @@ import Testing
                 "a copy of the key sits beside the database")
         try helper.storeAll(Self.another)
         #expect(contents(of: sandbox.keyFile) == keyBefore, "a later store replaced the key file")
-    }
-
-    /// Something wrong with an existing store, and what the one line must name.
-    struct Damage: Sendable, CustomTestStringConvertible {
-        let testDescription: String
-        let cause: String
-        let apply: @Sendable (Sandbox) throws -> Void
-
-        static let all = [
-            Damage(testDescription: "database of random bytes", cause: "not a git-credential-sqlite store") { sandbox in
-                try sandbox.file("data/git-credential-sqlite/credentials.db", (0..<8192).map { _ in UInt8.random(in: 0...255) })
-            },
-            Damage(testDescription: "truncated database", cause: "damaged") { sandbox in
-                let bytes = contents(of: sandbox.database) ?? []
-                try sandbox.file("data/git-credential-sqlite/credentials.db", Array(bytes.prefix(bytes.count / 2)))
-            },
-            Damage(testDescription: "missing key file", cause: "missing") { sandbox in
-                try FileManager.default.removeItem(atPath: sandbox.keyFile)
-            },
-            Damage(testDescription: "key file of another store", cause: "does not belong") { sandbox in
-                let other = sandbox.sqlite(["--db", sandbox.root + "/other/other.db", "--key-file", sandbox.root + "/other-key/key"])
-                _ = try other.store(KeyManagementTests.credential)
-                try sandbox.file("config/git-credential-sqlite/key", contents(of: sandbox.root + "/other-key/key") ?? [])
-            },
-            Damage(testDescription: "key file readable by others", cause: "mode 644") { sandbox in
-                try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: sandbox.keyFile)
-            },
-        ]
-    }
-
-    @Test(arguments: Damage.all)
-    func aDamagedStoreFailsWithOneLineAndIsLeftAlone(damage: Damage) throws {
-        for _ in 0..<12 {  // a few pages' worth of rows
-            try helper.storeAll(wire("protocol=https", "host=h\(UUID().uuidString).example", "username=u", "password=p"))
-        }
-        try helper.storeAll(Self.credential)
-        try damage.apply(sandbox)
-        let databaseBefore = try #require(contents(of: sandbox.database))
-        let keyBefore = contents(of: sandbox.keyFile)
-
-        for (action, input) in [("get", Self.lookup), ("store", Self.another), ("erase", Self.lookup)] {
-            let result = try helper(action, input: input)
-            expectOneLineFailure(result, mentioning: [damage.cause, "Fix:"])
-            #expect(result.stdout.isEmpty, "\(action): \(result)")
-        }
-        let databaseUnchanged = contents(of: sandbox.database) == databaseBefore
-        #expect(databaseUnchanged, "the database was modified")
-        #expect(contents(of: sandbox.keyFile) == keyBefore, "the key file was created or modified")
     }
 
     // MARK: Passphrase

@@ -227,6 +227,15 @@ import Testing
         #expect(healthy.stdoutText.contains("git version") && healthy.stdoutText.contains("key file"))
         #expect(try listed().isEmpty, "the round trip left its credential")
 
+        expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", "store"]))
+        let leaky = try doctor.run(["doctor"])
+        #expect(leaky.stdoutLines.contains { $0.hasPrefix("warn  git config:") && $0.contains("store runs too") }, "\(leaky)")
+        expectSuccess(try sandbox.git(["config", "--global", "--unset-all", "credential.helper"]))
+        expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", "libsecret"]))
+        expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", "sqlite"]))
+        let shadowed = try doctor.run(["doctor"])
+        #expect(shadowed.stdoutLines.contains { $0.hasPrefix("warn  git config:") && $0.contains("libsecret comes first") }, "\(shadowed)")
+
         chmod(sandbox.keyFile, 0o644)
         let exposed = try doctor.run(["doctor"])
         #expect(exposed.exitCode == 1)

@@ -46,20 +46,24 @@ import Testing
     }
 
     @Test func storeFailsAndOverwritesNothing() throws {
+        let tally = ReliabilityTally(part: ReliabilityFaultTests.part)
+        defer { tally.record() }
         let replacing = wire("protocol=https", "host=example.com", "username=alice", "password=alice-new")
         let adding = wire("protocol=https", "host=new.example", "username=carol", "password=carol-secret")
         for credential in [replacing, adding] {
-            expectOneLineFailure(try helper.store(credential), exitCode: 1, mentioning: ["Fix:"])
+            tally.count(expectOneLineFailure(try helper.store(credential), exitCode: 1, mentioning: ["Fix:"]))
         }
         try expectBothItemsUnchanged()
         expectSilentMiss(try helper.get(wire("protocol=https", "host=new.example")))
     }
 
     @Test func eraseFailsAndDeletesNothing() throws {
+        let tally = ReliabilityTally(part: ReliabilityFaultTests.part)
+        defer { tally.record() }
         let requests = [Self.alice, Self.lookup(user: "bob"), Self.lookup,
                         wire("protocol=https", "host=example.com", "password=bob-secret")]
         for request in requests {
-            expectOneLineFailure(try helper.erase(request), exitCode: 1, mentioning: ["Fix:"])
+            tally.count(expectOneLineFailure(try helper.erase(request), exitCode: 1, mentioning: ["Fix:"]))
         }
         // Locked items still show their attributes (not their secrets) to a search.
         #expect(try secretTool.items(["server": "example.com"]).count == 2)

@@ -295,6 +295,12 @@ final class PrivateSessionBus {
         keyringFrozen = true
     }
 
+    /// Kills the bus daemon (SIGKILL), as a crash or an OOM kill would: every connection
+    /// to it breaks at once, whatever call is under way.
+    func killBus() {
+        kill(busPID, SIGKILL)
+    }
+
     /// Locks the login collection, as a screen lock or a timeout would.
     func lockLoginCollection() throws {
         let result = try dbusSend(["--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",

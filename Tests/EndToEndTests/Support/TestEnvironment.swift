@@ -236,20 +236,26 @@ func expectRejectedInput(_ result: ProcessResult, sourceLocation: SourceLocation
     #expect(!result.stderrText.contains(BadInput.secret), "the error quotes the secret: \(result)", sourceLocation: sourceLocation)
 }
 
-/// A failure reported as exactly one line on stderr that contains each of `phrases`.
+/// A failure reported as exactly one line on stderr that contains each of `phrases`;
+/// returns whether it was.
+@discardableResult
 func expectOneLineFailure(
     _ result: ProcessResult, exitCode: Int32? = nil, mentioning phrases: [String] = [],
     sourceLocation: SourceLocation = #_sourceLocation
-) {
+) -> Bool {
+    var passed = true
+    func check(_ condition: Bool, _ comment: @autoclosure () -> String) {
+        passed = passed && condition
+        #expect(condition, Comment(rawValue: comment()), sourceLocation: sourceLocation)
+    }
     if let exitCode {
-        #expect(result.exitCode == exitCode, "\(result)", sourceLocation: sourceLocation)
+        check(result.exitCode == exitCode, "\(result)")
     } else {
-        #expect(result.exitCode != nil && result.exitCode != 0, "expected a failure: \(result)", sourceLocation: sourceLocation)
+        check(result.exitCode != nil && result.exitCode != 0, "expected a failure: \(result)")
     }
-    #expect(result.stderrLines.count == 1 && result.stderrText.hasSuffix("\n"),
-            "expected one line on stderr: \(result)", sourceLocation: sourceLocation)
+    check(result.stderrLines.count == 1 && result.stderrText.hasSuffix("\n"), "expected one line on stderr: \(result)")
     for phrase in phrases {
-        #expect(result.stderrText.contains(phrase), "stderr lacks \(phrase.debugDescription): \(result)",
-                sourceLocation: sourceLocation)
+        check(result.stderrText.contains(phrase), "stderr lacks \(phrase.debugDescription): \(result)")
     }
+    return passed
 }
