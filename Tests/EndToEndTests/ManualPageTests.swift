@@ -47,8 +47,8 @@ import Testing
         let text = result.stdoutText.replacing(/.\x{08}/, with: "")
         let lines = text.split(separator: "\n").map(String.init)
         let headings = Set(lines.filter { $0.first?.isUppercase == true && $0 == $0.uppercased() })
-        var expected = ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "EXAMPLES", "SEE ALSO", "SECURITY CONSIDERATIONS"]
-        if command != "basic-auth-header" { expected.append("ENVIRONMENT") }
+        var expected = ["NAME", "SYNOPSIS", "DESCRIPTION", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES", "SEE ALSO",
+                        "SECURITY CONSIDERATIONS"]
         if command.hasPrefix("git-credential-") { expected.append("FILES") }
         #expect(Set(expected).isSubset(of: headings), "\(command)(1) lacks \(Set(expected).subtracting(headings))")
         #expect(text.contains(command))
