@@ -6,11 +6,26 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
 EXECUTABLES := git-credential-sqlite git-credential-secretservice git-credential-keyring basic-auth-header
 SCRIPTS := scripts/credential-curl
+COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# What install puts in share/, per directory (uninstall removes the same names).
+MAN_PAGES := $(addprefix man/,$(addsuffix .1,$(COMMANDS)))
+BASH_COMPLETIONS := $(addprefix completions/bash/,$(COMMANDS))
+ZSH_COMPLETIONS := $(addprefix completions/zsh/_,$(COMMANDS))
+FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS)))
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc
+TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
+RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
+# The release binaries are rebuilt when a source changes, not on every install: so that
+# `make install` after `make build` (as the install test does) runs no second SwiftPM.
+SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build install uninstall test stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -22,26 +37,43 @@ deps-test:
 
 # Release: static Swift runtime (no libswift*.so to find at startup), no $ORIGIN run path
 # (nothing to find beside the binary, and no library planted there gets loaded), stripped.
-build: deps-build
+build: $(RELEASE_BINARIES)
+
+$(RELEASE_BINARIES) &: $(SOURCES)
+	@scripts/apt-install $(BUILD_PACKAGES)
 	for product in $(EXECUTABLES); do \
 		$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product $$product || exit 1; \
 	done
-	strip $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
+	strip $(RELEASE_BINARIES)
 
-install: build
-	install -d -m 755 $(BINDIR)
-	install -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(SCRIPTS) $(BINDIR)/
+install: $(RELEASE_BINARIES)
+	install -d -m 755 $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(RELEASE_BINARIES) $(SCRIPTS) $(BINDIR)/
+	install -m 644 $(MAN_PAGES) $(MANDIR)/
+	install -m 644 $(BASH_COMPLETIONS) $(BASHDIR)/
+	install -m 644 $(ZSH_COMPLETIONS) $(ZSHDIR)/
+	install -m 644 $(FISH_COMPLETIONS) $(FISHDIR)/
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH; add it, or git will not find the helpers" ;; esac
 
 uninstall:
-	rm -f $(addprefix $(BINDIR)/,$(EXECUTABLES) $(notdir $(SCRIPTS)))
+	rm -f $(addprefix $(BINDIR)/,$(COMMANDS)) $(addprefix $(MANDIR)/,$(notdir $(MAN_PAGES))) \
+		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
+		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))
+
+# man/*.1 and completions/ from the argument parser and man/sections/ (make test checks
+# that the committed ones are what this writes).
+docs:
+	$(SWIFT) build
+	SWIFT=$(SWIFT) scripts/generate-docs
 
 # The Secret Service tests need a session bus and an unlocked keyring: with-test-keyring
 # gives `swift test` a throwaway gnome-keyring on a private bus.
 # The reliability parts append their figures to REPORT; the table comes at the end.
 REPORT := .build/reliability.tsv
-test: deps-test
+# The install test installs the release build: it is built first, outside `swift test`.
+test: deps-test build
 	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/generate-docs --check
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)

@@ -36,7 +36,16 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
 /// locked store completes nothing). Hosts only: never a secret, never a username.
 enum StoredHosts<Options: StoreOptions> {
     static var completion: CompletionKind {
-        .custom { words, _, prefix in hosts(words: words).filter { $0.hasPrefix(prefix) } }
+        .custom { words, _, prefix in
+            let hosts = hosts(words: words).filter { $0.hasPrefix(prefix) }
+            // zsh gets them through _describe, which reads "value:description": the colon
+            // of a host:port must be escaped, or zsh offers the host without its port.
+            return CompletionShell.requesting == .zsh ? hosts.map(escapingColons) : hosts
+        }
+    }
+
+    static func escapingColons(_ host: String) -> String {
+        String(host.flatMap { $0 == ":" ? ["\\", ":"] : [$0] })
     }
 
     static func hosts(words: [String]) -> [String] {

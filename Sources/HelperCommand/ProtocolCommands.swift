@@ -101,14 +101,28 @@ enum ProtocolAction: String {
 /// own calls reach `ProtocolAction` directly.
 public struct GetCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "get", abstract: ProtocolAction.get.abstract) }
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "get", abstract: ProtocolAction.get.abstract,
+            discussion: """
+                Example:
+                  printf 'protocol=https\\nhost=example.com\\n\\n' | git-credential-\(Options.Settings.helperName) get
+                """)
+    }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.get.run(options.settings) }
 }
 
 public struct StoreCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
-    public static var configuration: CommandConfiguration { CommandConfiguration(commandName: "store", abstract: ProtocolAction.store.abstract) }
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "store", abstract: ProtocolAction.store.abstract,
+            discussion: """
+                Example:
+                  printf 'url=https://example.com\\n\\n' | git credential fill | git-credential-\(Options.Settings.helperName) store
+                """)
+    }
     @OptionGroup var options: Options
     public func run() throws { try ProtocolAction.store.run(options.settings) }
 }
@@ -152,7 +166,11 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
 
 public struct CapabilityCommand: ParsableCommand {
     public init() {}
-    public static let configuration = CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.")
+    // Not generic over the options: the example names the helper as it was run.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "capability", abstract: "Print the protocol capabilities this helper supports.",
+                             discussion: "Example:\n  \(CommandLine.programName) capability")
+    }
 
     public func run() throws { SystemIO.writeAll(1, Capability.announcement) }
 }

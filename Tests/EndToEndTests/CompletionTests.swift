@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// completions/ in the real shells (bash with bash-completion, zsh, fish), loaded the way
+/// each shell finds an installed script: every executable's commands and options, stored
+/// hosts for `list` and `erase` (never a secret), and credential-curl completing as curl.
+@Suite struct CompletionTests {
+    let sandbox: Sandbox
+    let completion: ShellCompletion
+
+    init() throws {
+        sandbox = try Sandbox()
+        completion = try ShellCompletion.ofSourceTree(in: sandbox)
+    }
+
+    static let helpers = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring"]
+
+    static var shellsAndHelpers: [(Shell, String)] { Shell.allCases.flatMap { shell in helpers.map { (shell, $0) } } }
+
+    /// Every subcommand --help lists is offered after the executable's name.
+    @Test(arguments: shellsAndHelpers)
+    func everySubcommandIsOffered(shell: Shell, helper: String) throws {
+        let help = try sandbox.run(BuiltProducts.directory + "/" + helper, ["--help"])
+        let subcommands = HelpText(help.stdoutText).subcommands
+        #expect(subcommands.count >= 6, "\(help)")
+        let (candidates, run) = try completion.candidates(shell, [helper, ""])
+        #expect(Set(subcommands).isSubset(of: candidates), "\(shell) offers \(candidates) for \(helper): \(run)")
+    }
+
+    @Test(arguments: Shell.allCases)
+    func optionsAreOffered(shell: Shell) throws {
+        let (sqlite, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", "--k"])
+        #expect(sqlite == ["--key-file"], "\(run)")
+        let (header, headerRun) = try completion.candidates(shell, ["basic-auth-header", "--c"])
+        #expect(header == ["--curl-config"], "\(headerRun)")
+    }
+
+    /// Delegated to the shell's own completion for curl.
+    @Test(arguments: Shell.allCases)
+    func credentialCurlCompletesAsCurl(shell: Shell) throws {
+        let (candidates, run) = try completion.candidates(shell, ["credential-curl", "--verb"])
+        #expect(candidates == ["--verbose"], "\(run)")
+    }
+
+    // MARK: Stored hosts
+
+    static let stored = [
+        (host: "git.example.com", username: "alice", password: "pw-alice-\(UUID().uuidString)"),
+        (host: "github.com", username: "bob", password: "pw-bob-\(UUID().uuidString)"),
+        (host: "127.0.0.1:8443", username: "carol", password: "pw-carol-\(UUID().uuidString)"),
+    ]
+
+    func storeCredentials() throws {
+        let helper = sandbox.sqlite()
+        for credential in Self.stored {
+            try helper.storeAll(wire("protocol=https", "host=\(credential.host)", "username=\(credential.username)",
+                                     "password=\(credential.password)"))
+        }
+    }
+
+    /// The hosts stored with git-credential-sqlite are offered for `list` and `erase`;
+    /// no password appears anywhere in what the shell printed.
+    @Test(arguments: Shell.allCases, ["list", "erase"])
+    func storedHostsAreOfferedAndSecretsNever(shell: Shell, command: String) throws {
+        try storeCredentials()
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", command, ""])
+        let hosts = Self.stored.map(\.host)
+        // zsh and bash may offer a host:port with the colon escaped.
+        let unescaped = candidates.map { $0.replacingOccurrences(of: "\\:", with: ":") }
+        #expect(Set(hosts).isSubset(of: unescaped), "\(shell) offers \(candidates) after \(command): \(run)")
+        for credential in Self.stored {
+            #expect(!run.stdout.bytes.containsUTF8(credential.password) && !run.stderr.bytes.containsUTF8(credential.password),
+                    "\(shell) completion showed a password: \(run)")
+        }
+        let (narrowed, narrowedRun) = try completion.candidates(shell, ["git-credential-sqlite", command, "git"])
+        #expect(narrowed.sorted() == ["git.example.com", "github.com"], "\(narrowedRun)")
+    }
+
+    /// Nothing stored: nothing offered, and completing creates no store.
+    @Test(arguments: Shell.allCases)
+    func noStoreNoHostsAndNothingCreated(shell: Shell) throws {
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", ""])
+        #expect(!candidates.contains { $0.contains(".") }, "\(run)")
+        #expect(!fileExists(sandbox.databaseDirectory), "completion created the database directory")
+        #expect(!fileExists(sandbox.keyDirectory), "completion created the key directory")
+    }
+}
+
+/// The parts of an argument-parser --help text that tests walk.
+struct HelpText {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    /// The names in the SUBCOMMANDS section: the first word of each line indented by two
+    /// spaces (wrapped abstracts are indented further).
+    var subcommands: [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "SUBCOMMANDS:") else { return [] }
+        return lines[(start + 1)...]
+            .prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+}

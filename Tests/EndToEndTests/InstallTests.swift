@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` into a temporary DESTDIR with PREFIX=/usr, as a
+/// package build runs them: the tree, the release binaries (static Swift runtime,
+/// stripped), each installed command run, man and the shells finding what was installed,
+/// and nothing left after uninstall.
+@Suite struct InstallTests {
+    let sandbox: Sandbox
+    var destdir: String { sandbox.root + "/destdir" }
+    var prefix: String { destdir + "/usr" }
+
+    init() throws { sandbox = try Sandbox() }
+
+    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "basic-auth-header"]
+    static let commands = executables + ["credential-curl"]
+
+    /// Every file install puts under PREFIX, and its mode.
+    static let tree: [String: Int] = {
+        var tree: [String: Int] = [:]
+        for command in commands {
+            tree["bin/\(command)"] = 0o755
+            tree["share/man/man1/\(command).1"] = 0o644
+            tree["share/bash-completion/completions/\(command)"] = 0o644
+            tree["share/zsh/site-functions/_\(command)"] = 0o644
+            tree["share/fish/vendor_completions.d/\(command).fish"] = 0o644
+        }
+        return tree
+    }()
+
+    func make(_ arguments: [String]) throws -> ProcessResult {
+        try sandbox.run(Sandbox.which("make") ?? "/usr/bin/make",
+                        ["--no-print-directory", "-C", SourceTree.root] + arguments + ["DESTDIR=\(destdir)", "PREFIX=/usr"],
+                        environment: ["PATH": "/opt/swift/usr/bin:" + Sandbox.searchPath], timeout: 120)
+    }
+
+    @Test func installsRunsAndUninstallsCleanly() throws {
+        // Building inside `swift test` would wait forever for SwiftPM's lock: make test
+        // builds the release binaries first; here they must be current.
+        let current = try make(["--question", "build"])
+        try #require(current.exitCode == 0, "the release build is not current: run `make build` first (make test does)")
+
+        let install = try make(["install"])
+        try #require(install.exitCode == 0, "make install: \(install)")
+        #expect(installedFiles() == Self.tree, "installed: \(installedFiles())")
+
+        for executable in Self.executables {
+            try expectStaticAndStripped(prefix + "/bin/" + executable)
+        }
+        try expectInstalledCommandsRun()
+        try expectManFindsThePages()
+        try expectShellsFindTheCompletions()
+
+        let uninstall = try make(["uninstall"])
+        #expect(uninstall.exitCode == 0, "make uninstall: \(uninstall)")
+        #expect(installedFiles().isEmpty, "left after uninstall: \(installedFiles())")
+    }
+
+    /// The files (not directories) under PREFIX, relative to it, with their modes.
+    func installedFiles() -> [String: Int] {
+        guard let walker = FileManager.default.enumerator(atPath: prefix) else { return [:] }
+        var found: [String: Int] = [:]
+        for case let path as String in walker {
+            let mode = permissions(of: prefix + "/" + path) ?? 0
+            var info = stat()
+            if lstat(prefix + "/" + path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { found[path] = mode }
+        }
+        return found
+    }
+
+    /// No symbol table, and no Swift runtime library to load at startup.
+    func expectStaticAndStripped(_ binary: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let sections = try sandbox.run("/usr/bin/readelf", ["--section-headers", "--wide", binary])
+        #expect(sections.exitCode == 0 && sections.stdoutText.contains(".text"), "\(sections)", sourceLocation: sourceLocation)
+        #expect(!sections.stdoutText.contains(".symtab"), "\(binary) is not stripped", sourceLocation: sourceLocation)
+        let dynamic = try sandbox.run("/usr/bin/readelf", ["--dynamic", binary])
+        let needed = dynamic.stdoutLines.filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty && !needed.contains { $0.contains("libswift") || $0.contains("libFoundation") },
+                "\(binary) needs \(needed)", sourceLocation: sourceLocation)
+        #expect(!dynamic.stdoutText.contains("(RUNPATH)") && !dynamic.stdoutText.contains("(RPATH)"),
+                "\(binary) has a run path", sourceLocation: sourceLocation)
+    }
+
+    /// Each installed command does its job from the installed tree alone.
+    func expectInstalledCommandsRun() throws {
+        let bin = prefix + "/bin/"
+        let environment = ["PATH": prefix + "/bin:" + Sandbox.searchPath]
+        for command in Self.commands {
+            let help = try sandbox.run(bin + command, ["--help"], environment: environment)
+            #expect(help.exitCode == 0 && help.stdoutText.contains(command), "\(command) --help: \(help)")
+        }
+        for helper in Self.executables.filter({ $0.hasPrefix("git-credential-") }) {
+            let capability = try sandbox.run(bin + helper, ["capability"], environment: environment)
+            #expect(capability.exitCode == 0 && capability.stdoutText.contains("capability"), "\(helper): \(capability)")
+        }
+        let credential = wire("protocol=https", "host=example.com", "username=alice", "password=installed secret")
+        expectSuccess(try sandbox.run(bin + "git-credential-sqlite", ["store"], input: credential, environment: environment))
+        let get = try sandbox.run(bin + "git-credential-sqlite", ["get"], input: wire("protocol=https", "host=example.com"),
+                                  environment: environment)
+        #expect(get.attributes["password"] == "installed secret", "\(get)")
+        let header = try sandbox.run(bin + "basic-auth-header", [], input: credential, environment: environment)
+        #expect(header.stdoutText == "Authorization: Basic YWxpY2U6aW5zdGFsbGVkIHNlY3JldA==\n", "\(header)")
+    }
+
+    /// man, given the installed share/man, finds each page by name and renders it.
+    func expectManFindsThePages() throws {
+        for command in Self.commands {
+            let man = try sandbox.run("/usr/bin/man", ["-M", prefix + "/share/man", command],
+                                      environment: ["MANPAGER": "cat", "MANWIDTH": "80"])
+            #expect(man.exitCode == 0 && man.stderr.isEmpty && man.stdoutText.contains("SYNOPSIS"), "man \(command): \(man)")
+        }
+    }
+
+    /// Each shell's loader, pointed at the installed share directory, completes every command.
+    func expectShellsFindTheCompletions() throws {
+        let completion = ShellCompletion(sandbox: sandbox, share: prefix + "/share", bin: prefix + "/bin")
+        for shell in Shell.allCases {
+            for helper in Self.executables.filter({ $0.hasPrefix("git-credential-") }) {
+                let (candidates, run) = try completion.candidates(shell, [helper, "capab"])
+                #expect(candidates == ["capability"], "\(shell), \(helper): \(run)")
+            }
+            let (header, headerRun) = try completion.candidates(shell, ["basic-auth-header", "--c"])
+            #expect(header == ["--curl-config"], "\(shell): \(headerRun)")
+            let (curl, curlRun) = try completion.candidates(shell, ["credential-curl", "--verb"])
+            #expect(curl == ["--verbose"], "\(shell): \(curlRun)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The shells a completion script is written for, each driven by its fixture in
+/// Tests/Fixtures/completion: bash through bash-completion's loader, `complete -p` and the
+/// completion function; zsh through compinit on a pseudo-terminal (zpty) and a TAB; fish
+/// through `complete -C`.
+enum Shell: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case bash, zsh, fish
+
+    var testDescription: String { rawValue }
+
+    /// Where the shell's loader looks for a command's completion, under a `share` directory
+    /// (as `make install` lays it out under PREFIX/share).
+    var completionDirectory: String {
+        switch self {
+        case .bash: "bash-completion/completions"
+        case .zsh: "zsh/site-functions"
+        case .fish: "fish/vendor_completions.d"
+        }
+    }
+
+    /// Where this repository keeps the shell's scripts.
+    var sourceDirectory: String { SourceTree.root + "/completions/" + rawValue }
+}
+
+/// Completes command lines in a real shell, with the completion scripts of a `share`
+/// directory and the commands of `bin` first on PATH (generated scripts run the
+/// executable to complete stored hosts), in a sandbox's environment.
+struct ShellCompletion {
+    let sandbox: Sandbox
+    let share: String
+    let bin: String
+
+    /// The repository's completions/ laid out as an installed share directory.
+    static func ofSourceTree(in sandbox: Sandbox) throws -> ShellCompletion {
+        let share = sandbox.root + "/share"
+        for shell in Shell.allCases {
+            let link = share + "/" + shell.completionDirectory
+            try FileManager.default.createDirectory(atPath: (link as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: shell.sourceDirectory)
+        }
+        let bin = sandbox.root + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+        for command in ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "basic-auth-header"] {
+            try FileManager.default.createSymbolicLink(atPath: bin + "/" + command,
+                                                       withDestinationPath: BuiltProducts.directory + "/" + command)
+        }
+        try FileManager.default.createSymbolicLink(atPath: bin + "/credential-curl", withDestinationPath: SourceTree.credentialCurl)
+        return ShellCompletion(sandbox: sandbox, share: share, bin: bin)
+    }
+
+    /// What the shell offers for the last word (empty: a new word) of `words`, and the run.
+    func candidates(_ shell: Shell, _ words: [String]) throws -> (candidates: [String], run: ProcessResult) {
+        let fixture = SourceTree.root + "/Tests/Fixtures/completion/complete." + shell.rawValue
+        let environment = ["PATH": bin + ":" + Sandbox.searchPath, "XDG_DATA_DIRS": share + ":/usr/share",
+                           "TERM": "dumb", "SHELL": "/bin/" + shell.rawValue]
+        let arguments = shell == .zsh ? ["-f", fixture, share + "/" + shell.completionDirectory] + words : [fixture] + words
+        let run = try sandbox.run(Sandbox.which(shell.rawValue) ?? "/usr/bin/" + shell.rawValue, arguments,
+                                  environment: environment, timeout: 60)
+        var lines = run.stdoutLines
+        if shell == .bash, !lines.isEmpty { lines.removeFirst() }  // the `complete -p` line
+        // fish gives "candidate<TAB>description"; the others the candidate alone.
+        return (lines.map { String($0.prefix { $0 != "\t" }) }.filter { !$0.isEmpty }, run)
+    }
+}
