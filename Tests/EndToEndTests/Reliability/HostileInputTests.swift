@@ -18,7 +18,7 @@ import Testing
 
     /// The adversarial cases, then `count` random ones, each on a host of its own.
     static func inputs(randomCount count: Int, seed: UInt64) -> [HostileInput] {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         return HostileInput.adversarial(host: { "a\($0).example" }, longLine: longLine, attributes: attributes,
                                         beyondInputBound: ReliabilityReport.stress, using: &random)
             + (0..<count).map {
@@ -30,8 +30,8 @@ import Testing
     func storingHelper(target: StoringHelper) throws {
         let world = try HostileWorld(target), helper = world.helper
         try helper.storeAll(Self.keeper)
-        print("hostile input: \(target.rawValue): HOSTILE_SEED=\(SeededGenerator.runSeed) replays this run")
-        let seed = SeededGenerator.runSeed ^ UInt64(StoringHelper.allCases.firstIndex(of: target)!)
+        print("hostile input: \(target.rawValue): HOSTILE_SEED=\(HostileSeed.run) replays this run")
+        let seed = HostileSeed.run ^ UInt64(StoringHelper.allCases.firstIndex(of: target)!)
         let inputs = Self.inputs(randomCount: Self.randomCases, seed: seed)
         let start = Date()
         var failures = 0
@@ -39,7 +39,7 @@ import Testing
             let problems = try Self.check(input, on: helper)
             if !problems.isEmpty {
                 failures += 1
-                Issue.record("\(target.rawValue), HOSTILE_SEED=\(SeededGenerator.runSeed), \(input.name): \(problems) for \(Self.shown(input.bytes))")
+                Issue.record("\(target.rawValue), HOSTILE_SEED=\(HostileSeed.run), \(input.name): \(problems) for \(Self.shown(input.bytes))")
             }
         }
         // Every hostile erase removed at most its own credential: the keeper is there as stored.
@@ -51,8 +51,8 @@ import Testing
 
     @Test func basicAuthHeader() throws {
         let sandbox = try Sandbox()
-        print("hostile input: basic-auth-header: HOSTILE_SEED=\(SeededGenerator.runSeed) replays this run")
-        let inputs = Self.inputs(randomCount: Self.randomHeaderCases, seed: SeededGenerator.runSeed ^ 0xBA51C)
+        print("hostile input: basic-auth-header: HOSTILE_SEED=\(HostileSeed.run) replays this run")
+        let inputs = Self.inputs(randomCount: Self.randomHeaderCases, seed: HostileSeed.run ^ 0xBA51C)
         let start = Date()
         var failures = 0
         for input in inputs {
@@ -66,7 +66,7 @@ import Testing
             }
             if !problems.isEmpty {
                 failures += 1
-                Issue.record("basic-auth-header, HOSTILE_SEED=\(SeededGenerator.runSeed), \(input.name): \(problems) for \(Self.shown(input.bytes))")
+                Issue.record("basic-auth-header, HOSTILE_SEED=\(HostileSeed.run), \(input.name): \(problems) for \(Self.shown(input.bytes))")
             }
         }
         ReliabilityReport.record(part: "hostile input: basic-auth-header", cases: inputs.count, failures: failures,

@@ -1,21 +1,9 @@
 import Foundation
 
-/// SplitMix64: a tiny generator that gives the same sequence for the same seed, so that a
-/// failing run can be replayed (HOSTILE_SEED).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The hostile-input runs' seed.
+enum HostileSeed {
     /// HOSTILE_SEED when set, a fresh seed otherwise.
-    static let runSeed: UInt64 = {
+    static let run: UInt64 = {
         if let text = ProcessInfo.processInfo.environment["HOSTILE_SEED"], let seed = UInt64(text) { return seed }
         return UInt64.random(in: 0...UInt64.max)
     }()
@@ -73,7 +61,7 @@ struct HostileInputBuilder {
     }
 
     /// A credential for `host` whose password starts with a unique marker.
-    init(host: String, using random: inout SeededGenerator, username: [UInt8]? = nil, passwordTail: [UInt8]? = nil) {
+    init(host: String, using random: inout SplitMix64, username: [UInt8]? = nil, passwordTail: [UInt8]? = nil) {
         let marker = "pw" + String(random.next(), radix: 16)
         self.init(host: host, username: username ?? Array("alice".utf8),
                   password: Array(marker.utf8) + (passwordTail ?? []), secret: marker)
@@ -134,7 +122,7 @@ extension HostileInput {
     /// carrying an embedded `host=`. `host(n)` gives the n-th case its host. An input beyond
     /// our readers' 8 MiB bound takes seconds per process in a debug build: stress only.
     static func adversarial(
-        host: (Int) -> String, longLine: Int, attributes: Int, beyondInputBound: Bool, using random: inout SeededGenerator
+        host: (Int) -> String, longLine: Int, attributes: Int, beyondInputBound: Bool, using random: inout SplitMix64
     ) -> [HostileInput] {
         let evil = HostileInputBuilder.evilHost
         var cases: [HostileInput] = []
@@ -227,7 +215,7 @@ extension HostileInput {
 
 extension HostileInput {
     /// A random hostile input around `host`: the credential with one to four hazards.
-    static func random(host: String, longLine: Int, attributes: Int, using random: inout SeededGenerator) -> HostileInput {
+    static func random(host: String, longLine: Int, attributes: Int, using random: inout SplitMix64) -> HostileInput {
         let evil = HostileInputBuilder.evilHost
         let tail = randomValue(maxCount: 12, using: &random)
         var builder = HostileInputBuilder(host: host, using: &random, username: randomUsername(using: &random), passwordTail: tail)
@@ -282,7 +270,7 @@ extension HostileInput {
     }
 
     /// Value bytes with the parser's hazards in them, never LF (each stays one line).
-    static func randomValue(maxCount: Int, using random: inout SeededGenerator) -> [UInt8] {
+    static func randomValue(maxCount: Int, using random: inout SplitMix64) -> [UInt8] {
         let tricky = Array("=%:@/?#[] \\\thost=evil.example".utf8) + [0x80, 0xC3, 0xFF, 0xED, 0x7F]
         return (0..<Int.random(in: 0...maxCount, using: &random)).map { _ in
             Bool.random(using: &random) ? tricky.randomElement(using: &random)! : UInt8.random(in: 0x20...0x7E, using: &random)
@@ -291,7 +279,7 @@ extension HostileInput {
 
     /// A username: valid UTF-8 (the Secret Service keeps only text in attributes), with
     /// the characters that matter to other readers.
-    static func randomUsername(using random: inout SeededGenerator) -> [UInt8] {
+    static func randomUsername(using random: inout SplitMix64) -> [UInt8] {
         let pieces = ["alice", "ü", "😀", "=", "@", "%0a", " ", ":", "host=evil.example", "\\"]
         return Array((0..<Int.random(in: 1...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined().utf8)
     }

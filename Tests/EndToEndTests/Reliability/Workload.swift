@@ -114,7 +114,8 @@ struct Workload {
         """#
 }
 
-/// A small, seedable generator: the same seed gives the same workload.
+/// SplitMix64, a small seedable generator: the same seed gives the same workload or the
+/// same hostile inputs, so a failing run can be replayed.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
