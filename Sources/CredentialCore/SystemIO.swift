@@ -28,6 +28,18 @@ public enum SystemIO {
         }
     }
 
+    /// A whole file, at most `limit` bytes; `nil` when it cannot be read (errno says why).
+    public static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer {
+            let saved = errno
+            close(fd)
+            errno = saved
+        }
+        return readAll(fd, limit: limit)
+    }
+
     /// Writes everything, retrying short writes and EINTR. False on error (EPIPE included).
     @discardableResult
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -54,7 +54,7 @@ enum Doctor {
         guard let version = try? GitConfig.git(["--version"]), version.succeeded else {
             return [HealthCheck(.fail, "git", "git does not run", fix: "install git (apt-get install git)")]
         }
-        let text = version.outputText.trimmingCharacters(in: " \n")
+        let text = version.outputText.split(separator: "\n").first.map(String.init) ?? "git"
         return [HealthCheck(.ok, "git", text + ": " + features(of: text)), configuration(name)]
     }
 
@@ -73,10 +73,9 @@ enum Doctor {
     /// The helpers git will run, in order: those after the last empty reset line.
     static func configuration(_ name: String) -> HealthCheck {
         let subject = "git config"
-        guard let result = try? GitConfig.git(["config", "--get-all", "credential.helper"]), result.status <= 1 else {
+        guard let all = try? GitConfig(scope: nil, key: "credential.helper").values() else {
             return HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")
         }
-        let all = result.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         let active = all.lastIndex(of: "").map { Array(all[($0 + 1)...]) } ?? all
         let order = active.isEmpty ? "no helper" : "helpers in order: " + active.joined(separator: ", ")
         guard active.contains(where: { HelperName.isOurs($0, name: name) }) else {
@@ -117,14 +116,5 @@ enum Doctor {
         } catch {
             return HealthCheck(.fail, subject, "\(error)")
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text.removeFirst() }
-        while let last = text.last, set.contains(last) { text.removeLast() }
-        return String(text)
     }
 }

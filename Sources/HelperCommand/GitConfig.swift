@@ -3,14 +3,14 @@ import CredentialCore
 /// git's configuration, read and written by running git itself: it knows where each
 /// scope's file is, how to quote, and how to write atomically.
 struct GitConfig {
-    /// `--global`, `--system` or `--local`.
-    let scope: String
+    /// `--global`, `--system` or `--local`; `nil` for what git uses (every scope, in order).
+    let scope: String?
     /// `credential.helper`, or `credential.<url>.helper` for one URL.
     let key: String
 
     /// The key's values in this scope, in order.
     func values() throws -> [String] {
-        let result = try Self.git(["config", scope, "--get-all", key])
+        let result = try Self.git(["config"] + (scope.map { [$0] } ?? []) + ["--get-all", key])
         // Exit 1: the key is not set. Anything else git said is an error.
         if result.status == 1 { return [] }
         try Self.check(result, doing: "read \(key)")
@@ -19,9 +19,10 @@ struct GitConfig {
 
     /// Sets the key's values in this scope to `values`, in order.
     func replace(_ old: [String], with values: [String]) throws {
-        if !old.isEmpty { try Self.check(try Self.git(["config", scope, "--unset-all", key]), doing: "change \(key)") }
+        let scope = self.scope.map { [$0] } ?? []
+        if !old.isEmpty { try Self.check(try Self.git(["config"] + scope + ["--unset-all", key]), doing: "change \(key)") }
         for value in values {
-            try Self.check(try Self.git(["config", scope, "--add", key, value]), doing: "change \(key)")
+            try Self.check(try Self.git(["config"] + scope + ["--add", key, value]), doing: "change \(key)")
         }
     }
 

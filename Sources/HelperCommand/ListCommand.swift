@@ -53,11 +53,10 @@ enum StoredHosts<Options: StoreOptions> {
         var settings = Options.Settings()
         var remaining = words.dropFirst()[...]
         while let word = remaining.popFirst() {
-            guard word.hasPrefix("--") else { continue }
-            let option = word.dropFirst(2)
-            if let equals = option.firstIndex(of: "=") {
-                _ = settings.set(option: String(option[..<equals]), to: String(option[option.index(after: equals)...]))
-            } else if let value = remaining.first, settings.set(option: String(option), to: value) {
+            guard let (name, inline) = Options.Settings.option(word) else { continue }
+            if let inline {
+                _ = settings.set(option: name, to: inline)
+            } else if let value = remaining.first, settings.set(option: name, to: value) {
                 remaining.removeFirst()
             }
         }

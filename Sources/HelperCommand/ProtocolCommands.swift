@@ -28,18 +28,20 @@ extension StoreSettings {
         self.init()
         var remaining = gitArguments
         while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("--") else { return nil }
-            let option = argument.dropFirst(2)
-            let name: Substring, value: String?
-            if let equals = option.firstIndex(of: "=") {
-                (name, value) = (option[..<equals], String(option[option.index(after: equals)...]))
-            } else {
-                (name, value) = (option, remaining.popFirst())
-            }
+            guard let (name, inline) = Self.option(argument) else { return nil }
+            let value = inline ?? remaining.popFirst()
             // An empty value or one that looks like an option is a mistake for the full
             // parser to report, never a path to use.
-            guard let value, !value.isEmpty, !value.hasPrefix("-"), set(option: String(name), to: value) else { return nil }
+            guard let value, !value.isEmpty, !value.hasPrefix("-"), set(option: name, to: value) else { return nil }
         }
+    }
+
+    /// `--name=value` as (name, value), `--name` as (name, nil); `nil` for anything else.
+    static func option(_ argument: String) -> (name: String, value: String?)? {
+        guard argument.hasPrefix("--") else { return nil }
+        let option = argument.dropFirst(2)
+        guard let equals = option.firstIndex(of: "=") else { return (String(option), nil) }
+        return (String(option[..<equals]), String(option[option.index(after: equals)...]))
     }
 }
 

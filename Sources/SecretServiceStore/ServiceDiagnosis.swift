@@ -52,10 +52,7 @@ public enum ServiceDiagnosis {
     }
 
     static func processName(_ pid: UInt32) -> String {
-        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "unknown program" }
-        defer { close(fd) }
-        let bytes = SystemIO.readAll(fd, limit: 256) ?? []
+        let bytes = SystemIO.readFile("/proc/\(pid)/comm", limit: 256) ?? []
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "unknown program"
     }
 }

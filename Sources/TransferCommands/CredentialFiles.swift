@@ -143,13 +143,9 @@ enum NetrcFile {
 /// Reading and wiping the files an import names.
 enum SourceFile {
     static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0, let bytes = SystemIO.readAll(fd, limit: 1 << 30) else {
-            let reason = SystemIO.errorText()
-            if fd >= 0 { close(fd) }
-            throw HelperError(.failure, "cannot read \(path): \(reason)", fix: "check the path and its permissions")
+        guard let bytes = SystemIO.readFile(path, limit: 1 << 30) else {
+            throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: "check the path and its permissions")
         }
-        close(fd)
         return bytes
     }
 

@@ -55,6 +55,15 @@ extension Sandbox {
                 pending = b""
     if child.poll() is None:
         child.kill()
+    # What the program wrote just before it exited may still wait in the terminal.
+    while select.select([master], [], [], 0.1)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
     out = child.stdout.read()
     print(json.dumps({"terminal": shown.decode(errors="replace"), "stdout": out.decode(errors="replace"), "code": child.wait()}))
     """#
