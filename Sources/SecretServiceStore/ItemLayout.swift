@@ -3,12 +3,47 @@ import CredentialCore
 /// How a credential sits in a Secret Service item, as git's contrib
 /// git-credential-libsecret lays it out, so that users switching keep everything:
 /// attributes `protocol`, `server` (the host without its port), `port`, `user`, `object`
-/// (the path); label `Git: proto://host[:port]/path`; the secret text holds the password
+/// (the path); label `Git: proto://host[:port]/path` (`gitLabel`); the secret text holds the password
 /// and, on lines of their own, the fields that attributes must not carry (they are not
 /// secret-free or not fixed): expiry, refresh token, authtype and credential.
 enum ItemLayout {
-    /// The schemas of git's items: ours (and newer git's), and older git's.
-    static let schemas: Set<String> = ["org.git.Password", "org.gnome.keyring.NetworkPassword"]
+    /// The schemas where git's items are: ours (and git's own helper's), and the older one
+    /// that git's helper also wrote and that other programs share (see `isGits`).
+    static let schemas: Set<String> = [gitSchema, sharedSchema]
+    static let gitSchema = "org.git.Password"
+    static let sharedSchema = "org.gnome.keyring.NetworkPassword"
+
+    /// Whether an item is git's: the one test that every item the service finds must pass
+    /// before anything else is done with it (unlocked, its secret read, answered from,
+    /// listed, exported, replaced or deleted). Items of git's schema are git's. The older
+    /// schema is libsecret's generic "network password", shared by GVFS (smb, davs, ftp,
+    /// sftp: label `user@server/object`), Dino (xmpp: `XMPP account user@server`) and
+    /// others, so its items count only when they carry nothing but git's attributes, a
+    /// protocol git uses, and exactly the label git's helper gave them: `Git: ` and the URL
+    /// (git 2.39's make_label). `attributes` are without `xdg:schema`.
+    static func isGits(schema: String?, attributes: [String: String], label: String?) -> Bool {
+        switch schema {
+        case gitSchema?: return true
+        case sharedSchema?:
+            guard Set(attributes.keys).isSubset(of: gitAttributes),
+                  let scheme = attributes["protocol"], gitProtocols.contains(scheme) else { return false }
+            return label == gitLabel(attributes)
+        default: return false
+        }
+    }
+
+    /// The attributes git's helper writes (make_attr_list).
+    static let gitAttributes: Set<String> = ["protocol", "server", "port", "user", "object"]
+
+    /// The protocols git asks helpers about: its transports over curl (http, https, ftp,
+    /// ftps), client certificates' passphrases (cert), send-email (smtp) and imap-send.
+    static let gitProtocols: Set<String> = ["http", "https", "ftp", "ftps", "cert", "smtp", "imap", "imaps"]
+
+    /// The label git's helper gives an item with these attributes: `Git: proto://server[:port]/object`.
+    static func gitLabel(_ attributes: [String: String]) -> String {
+        let port = attributes["port"].map { ":" + $0 } ?? ""
+        return "Git: \(attributes["protocol"] ?? "")://\(attributes["server"] ?? "")\(port)/\(attributes["object"] ?? "")"
+    }
 
     /// The attributes of the key fields the credential has; `nil` when one is not text,
     /// which D-Bus cannot carry (such a credential can be neither stored nor found here).
@@ -48,10 +83,6 @@ enum ItemLayout {
             credential.host = Value(port.map { "\(server):\($0)" } ?? server)
         }
         return credential
-    }
-
-    static func label(of credential: Credential) -> String {
-        "Git: \(credential.protocol?.text ?? "")://\(credential.host?.text ?? "")/\(credential.path?.text ?? "")"
     }
 
     static let extraFields = ["password_expiry_utc", "oauth_refresh_token", "authtype", "credential"]

@@ -8,9 +8,10 @@ import Glibc
 
 /// The desktop Secret Service (gnome-keyring, KeePassXC...) through libsecret, with
 /// items laid out as git-credential-libsecret lays them out (see `ItemLayout`). libsecret
-/// finds candidates by attributes; the one matching rule of CredentialCore decides, so a
-/// missing port is never a wildcard and an erase with a password never touches another
-/// user's item.
+/// finds candidates by attributes, whichever program wrote them; only git's items are
+/// kept (`ItemLayout.isGits`), and the one matching rule of CredentialCore decides among
+/// them, so a missing port is never a wildcard and an erase with a password never touches
+/// another user's item.
 public final class SecretServiceStore: CredentialStore {
     let service: UnsafeMutablePointer<SecretService>
     let cancellable: UnsafeMutablePointer<GCancellable>
@@ -106,8 +107,8 @@ public final class SecretServiceStore: CredentialStore {
         // Secrets are fetched only to compare them: an erase naming none needs none.
         let comparesSecrets = request.password != nil || request.credential != nil
         let found = try candidates(for: request, secrets: comparesSecrets)
-        if found.contains(where: \.locked) { throw Self.locked }
-        let doomed = comparesSecrets ? found.filter { $0.credential!.isMatched(by: request, for: .erase) } : found
+        if found.contains(where: { $0.locked || (comparesSecrets && $0.credential == nil) }) { throw Self.locked }
+        let doomed = comparesSecrets ? found.filter { $0.credential?.isMatched(by: request, for: .erase) == true } : found
         for item in doomed { try delete(item) }
         return doomed.count
     }
@@ -148,39 +149,49 @@ public final class SecretServiceStore: CredentialStore {
 
     // MARK: libsecret
 
-    /// One item found: its schema, its key fields, and (when its secrets were loaded
-    /// and it is not locked) the whole credential.
+    /// One of git's items found: its key fields, and (when its secrets were loaded and it
+    /// is not locked) the whole credential.
     final class Item {
         let object: UnsafeMutablePointer<SecretItem>
-        let schema: String?
         let keyFields: Credential
-        let credential: Credential?
-        let locked: Bool
         let created: UInt64
         let path: String
+        private(set) var locked: Bool
+        private(set) var credential: Credential?
 
-        init(_ object: UnsafeMutablePointer<SecretItem>) {
+        /// `nil` for an item that is not git's (`ItemLayout.isGits`): it is dropped before
+        /// anything else happens to it, so no path can unlock, read, list or delete it.
+        init?(_ object: UnsafeMutablePointer<SecretItem>) {
+            var attributes = SecretServiceStore.dictionary(secret_item_get_attributes(object))
+            let schema = attributes.removeValue(forKey: "xdg:schema")
+            let label = secret_item_get_label(object)
+            defer { g_free(label) }
+            guard ItemLayout.isGits(schema: schema, attributes: attributes, label: label.map { String(cString: $0) }) else {
+                return nil
+            }
             self.object = object
             g_object_ref(object)
-            var attributes = SecretServiceStore.dictionary(secret_item_get_attributes(object))
-            schema = attributes.removeValue(forKey: "xdg:schema")
             keyFields = ItemLayout.keyFields(from: attributes)
             created = UInt64(secret_item_get_created(object))
             path = String(cString: csecretservice_item_path(object))
             locked = secret_item_get_locked(object) != 0
-            if !locked, let value = secret_item_get_secret(object) {
-                var length = 0
-                let bytes = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-                secret_value_unref(UnsafeMutableRawPointer(value))
-                var credential = keyFields
-                ItemLayout.read(secretText: bytes, into: &credential)
-                self.credential = credential
-            } else {
-                credential = nil
-            }
         }
 
         deinit { g_object_unref(object) }
+
+        /// Someone answered the prompt: the service unlocked it.
+        func unlocked() { locked = false }
+
+        /// The credential, from the secret loaded into the item (none when it was not).
+        func takeSecret() {
+            guard !locked, let value = secret_item_get_secret(object) else { return }
+            var length = 0
+            let bytes = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+            secret_value_unref(UnsafeMutableRawPointer(value))
+            var credential = keyFields
+            ItemLayout.read(secretText: bytes, into: &credential)
+            self.credential = credential
+        }
     }
 
     /// The git items whose attributes fit the request's key fields, newest first. Locked
@@ -190,38 +201,50 @@ public final class SecretServiceStore: CredentialStore {
         return try search(attributes: attributes, schema: csecretservice_git_schema(), secrets: secrets)
     }
 
+    /// The service finds items by attributes alone, whoever wrote them; only git's are kept,
+    /// and only theirs are unlocked and have their secrets loaded.
     func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?, secrets: Bool) throws -> [Item] {
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
-        // Not SECRET_SEARCH_UNLOCK: it costs a round trip even when nothing is locked.
-        let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | (secrets ? SECRET_SEARCH_LOAD_SECRETS.rawValue : 0))
+        // Neither SECRET_SEARCH_LOAD_SECRETS, which would fetch the secrets of every item
+        // found (other programs' too), nor SECRET_SEARCH_UNLOCK, which would ask to unlock
+        // them and costs a round trip even when nothing is locked.
         var error: UnsafeMutablePointer<GError>?
         arm()
-        let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
+        let list = secret_service_search_sync(service, schema, table, SECRET_SEARCH_ALL, cancellable, &error)
         if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
         defer { g_list_free_full(list, g_object_unref) }
-        let objects = Self.elements(of: list, as: SecretItem.self)
-        unlock(objects.filter { secret_item_get_locked($0) != 0 }, loadingSecrets: secrets)
-        let items = objects.map(Item.init).filter { $0.schema.map(ItemLayout.schemas.contains) ?? false }
+        let items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
+        unlock(items.filter(\.locked))
+        if secrets { try loadSecrets(of: items.filter { !$0.locked }) }
         // Newest first; items stored within one second by their (increasing) object path.
         return items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
     }
 
     /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and
-    /// loads the secrets of those it unlocked. The others stay locked: never guessed at.
-    func unlock(_ locked: [UnsafeMutablePointer<SecretItem>], loadingSecrets: Bool) {
+    /// marks those it unlocked. The others stay locked: never guessed at.
+    func unlock(_ locked: [Item]) {
         guard !locked.isEmpty, SecretPrompt.allowed else { return }
-        let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
+        let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1.object) }
         defer { g_list_free(list) }
         // Its own time limit: the watchdog's cancellation would dismiss the prompt.
         csecretservice_arm(UInt32.max / 2)
         guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else { return }
         defer { g_list_free_full(unlocked, g_object_unref) }
-        guard loadingSecrets else { return }
+        let paths = Set(Self.elements(of: unlocked, as: SecretItem.self).map { String(cString: csecretservice_item_path($0)) })
+        for item in locked where paths.contains(item.path) { item.unlocked() }
+    }
+
+    /// Loads the secrets of these items, in one call.
+    func loadSecrets(of items: [Item]) throws {
+        guard !items.isEmpty else { return }
+        let list = items.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1.object) }
+        defer { g_list_free(list) }
         var error: UnsafeMutablePointer<GError>?
         arm()
-        secret_item_load_secrets_sync(unlocked, cancellable, &error)
-        _ = take(error)
+        secret_item_load_secrets_sync(list, cancellable, &error)
+        if let reason = take(error) { throw Self.failure("read from the Secret Service", reason) }
+        for item in items { item.takeSecret() }
     }
 
     static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
@@ -255,7 +278,7 @@ public final class SecretServiceStore: CredentialStore {
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         arm()
-        let item = secret_item_create_sync(collection, csecretservice_git_schema(), table, ItemLayout.label(of: credential),
+        let item = secret_item_create_sync(collection, csecretservice_git_schema(), table, ItemLayout.gitLabel(attributes),
                                            value, SECRET_ITEM_CREATE_NONE, cancellable, &error)
         if let item { g_object_unref(item) }
         if let reason = take(error) { throw Self.failure("store in the Secret Service", reason) }

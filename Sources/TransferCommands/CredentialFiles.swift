@@ -31,9 +31,10 @@ enum GitCredentialsFile {
     }
 
     /// The line git-credential-store would write; `nil` for what it cannot hold (no
-    /// username or password: a token-only credential).
+    /// username or password: a token-only credential; a protocol that is no URL scheme,
+    /// which a keyring item may carry and which would otherwise be written as it is).
     static func line(for credential: Credential) -> [UInt8]? {
-        guard let scheme = credential.protocol, let host = credential.host,
+        guard let scheme = credential.protocol, isScheme(scheme), let host = credential.host,
               let username = credential.username, let password = credential.password else { return nil }
         var out = scheme.bytes + Array("://".utf8)
         out += encode(username, keeping: isUnreserved) + [0x3A] + encode(password, keeping: isUnreserved) + [0x40]
@@ -41,6 +42,14 @@ enum GitCredentialsFile {
         if let path = credential.path { out += [0x2F] + encode(path, keeping: isReservedOrUnreserved) }
         return out + [0x0A]
     }
+
+    /// RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+    static func isScheme(_ value: Value) -> Bool {
+        guard let first = value.bytes.first, isAlpha(first) else { return false }
+        return value.bytes.allSatisfy { isAlpha($0) || (0x30...0x39).contains($0) || Array("+-.".utf8).contains($0) }
+    }
+
+    static func isAlpha(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
 
     static func encode(_ value: Value, keeping keep: (UInt8) -> Bool) -> [UInt8] {
         value.bytes.flatMap { byte in keep(byte) ? [byte] : Array(("%" + Hex.encode([byte]).uppercased()).utf8) }

@@ -5,7 +5,8 @@
 
 /* The schema of git's contrib git-credential-libsecret, "org.git.Password", flagged not to
    match its name when searching, so that older items (org.gnome.keyring.NetworkPassword,
-   the same attribute names) are found too. A static, which Swift cannot declare. */
+   the same attribute names) are found too; so is any other program's item with those
+   attributes, which ItemLayout.isGits then drops. A static, which Swift cannot declare. */
 const SecretSchema *csecretservice_git_schema(void);
 
 /* Drops every GLib log message (CRITICAL and WARNING included): a helper's stderr is for

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Items of git's own schema (org.git.Password) that another program wrote with data git
+/// never writes: a port that is no number, a host with a line break or a format
+/// character, a protocol that is no URL scheme, a user with a line break, a huge secret,
+/// a secret text with extra `key=value` lines. Nothing crashes, nothing hangs, no field
+/// is forged into an answer, a listing or an export, and each item takes one line at
+/// most. On a keyring of the test's own (exports and listings show every item).
+@Suite struct SecretServiceHostileItemsTests {
+    let sandbox: Sandbox
+    let session: PrivateSessionBus
+    let helper: SecretServiceHelper
+    let clients: OtherKeyringClients
+
+    static let host = "hostile.example"
+
+    init() throws {
+        sandbox = try Sandbox()
+        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
+        clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
+    }
+
+    /// An item of git's schema, as another program may write it.
+    func storeGits(_ attributes: [String: String], secret: [UInt8], label: String = "written by another program") throws {
+        try clients.raw(schema: "org.git.Password", label: label, attributes, secret: secret)
+    }
+
+    func storeGits(_ attributes: [String: String], secret: String) throws {
+        try storeGits(attributes, secret: Array(secret.utf8))
+    }
+
+    /// The lines of list and of both plaintext exports: one per item, and none forged.
+    func expectOneLineEach(items: Int, notContaining forged: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let listed = try helper.list()
+        #expect(listed.exitCode == 0 && listed.stdoutLines.count == items + 1, "\(listed)", sourceLocation: sourceLocation)
+        let store = try helper("export", "--plaintext")
+        #expect(store.exitCode == 0 && store.stdoutLines.count <= items, "\(store)", sourceLocation: sourceLocation)
+        let records = try helper("export", "--plaintext", "--format", "protocol")
+        #expect(records.exitCode == 0, "\(records)", sourceLocation: sourceLocation)
+        for result in [listed, store, records] {
+            for text in forged {
+                #expect(!result.stdoutLines.contains { $0.hasPrefix(text) }, "a line starts with \(text): \(result)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// git's helper never writes such a port; the item matches no request (no wildcard
+    /// for the host without a port) and is listed as it is.
+    @Test func aPortThatIsNoNumberMatchesNothing() throws {
+        try storeGits(["protocol": "https", "server": Self.host, "port": "abc", "user": "alice"], secret: "odd-port-secret")
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host)")))
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host):abc")))
+        let listed = try helper.list()
+        #expect(listed.stdoutLines.count == 2 && listed.stdoutLines[1].contains("\(Self.host):abc"), "\(listed)")
+        try expectOneLineEach(items: 1, notContaining: [])
+    }
+
+    @Test(arguments: ["\n", "\r", "\u{202E}", "\u{1B}[2K"])
+    func aHostWithALineBreakOrFormatCharacterTakesOneLine(odd: String) throws {
+        try storeGits(["protocol": "https", "server": Self.host + odd + "username=mallory", "user": "alice"], secret: "pw")
+        try storeGits(["protocol": "https", "server": "git.example", "user": "bob"], secret: "bob-secret")
+        try expectOneLineEach(items: 2, notContaining: ["username=mallory"])
+        #expect(try helper.password(for: wire("protocol=https", "host=git.example")) == "bob-secret")
+    }
+
+    /// The git-credential-store format writes the protocol as it is: a protocol that is no
+    /// URL scheme would put a line of its own choosing in the export.
+    @Test func aProtocolThatIsNoSchemeForgesNoExportLine() throws {
+        try storeGits(["protocol": "https://mallory:forged@evil.example\nhttps", "server": Self.host, "user": "alice"], secret: "pw")
+        try storeGits(["protocol": "https", "server": "git.example", "user": "bob"], secret: "bob-secret")
+        let exported = try helper("export", "--plaintext")
+        #expect(exported.exitCode == 0, "\(exported)")
+        #expect(exported.stdoutLines == ["https://bob:bob-secret@git.example"], "\(exported)")
+        #expect(exported.stderrText.contains("left out 1"), "\(exported)")
+        try expectOneLineEach(items: 2, notContaining: ["https://mallory"])
+    }
+
+    /// A user with a line break: the answer leaves the username out rather than split it.
+    @Test func aUserWithALineBreakForgesNoField() throws {
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice\npassword=forged"], secret: "pw")
+        let found = try helper.get(wire("protocol=https", "host=\(Self.host)"))
+        expectSuccess(found)
+        #expect(found.stdoutLines == ["password=pw"], "\(found)")
+        try expectOneLineEach(items: 1, notContaining: ["password=forged"])
+    }
+
+    /// Lines of the secret text other than git's own fields are ignored.
+    @Test func extraLinesInTheSecretTextForgeNoField() throws {
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice"],
+                      secret: "pw\nusername=mallory\nhost=evil.example\nprotocol=http\npassword=forged\nwwwauth[]=Basic\npassword_expiry_utc=junk")
+        let found = try helper.get(wire("protocol=https", "host=\(Self.host)"))
+        #expect(found.exitCode == 0 && found.stdoutLines == ["username=alice", "password=pw"], "\(found)")
+        try expectOneLineEach(items: 1, notContaining: ["username=mallory", "host=evil.example", "password=forged"])
+    }
+
+    /// A secret of 4 MiB, and one with bytes that no line may hold: answered whole or
+    /// left out, never split; list and export go on.
+    @Test func aHugeOrBinarySecretIsAnsweredWholeOrNotAtAll() throws {
+        let huge = String(repeating: "h", count: 4 << 20)
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice"], secret: huge)
+        try storeGits(["protocol": "https", "server": "binary.example", "user": "bob"], secret: [0x70, 0x00, 0x0D, 0x71])
+        let found = try helper.get(wire("protocol=https", "host=\(Self.host)"))
+        #expect(found.exitCode == 0 && found.stdoutLines == ["username=alice", "password=" + huge],
+                "\(found.exitCode.map(String.init) ?? "signal") \(found.stdout.bytes.count) bytes \(found.stderrText)")
+        let binary = try helper.get(wire("protocol=https", "host=binary.example"))
+        #expect(binary.exitCode == 0 && binary.stdoutLines == ["username=bob"], "\(binary)")
+        try expectOneLineEach(items: 2, notContaining: [])
+    }
+}
