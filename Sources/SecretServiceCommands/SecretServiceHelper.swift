@@ -19,9 +19,13 @@ public struct SecretServiceHelper: HelperRoot {
             git runs it as `git-credential-secretservice get|store|erase` with the request on \
             standard input. Items are laid out as git's contrib git-credential-libsecret lays \
             them out (schema org.git.Password), and that helper's items, older ones included, \
-            are found too: switching keeps every credential. Unlike it, a host without a port \
-            never matches an item with one, an erase with a password removes only items with \
-            that password, and expired credentials are withheld.
+            are found too: switching keeps every credential. Other programs' items are never \
+            read, listed, exported, replaced or erased, not even in that helper's older schema \
+            (org.gnome.keyring.NetworkPassword), which GVFS, chat clients and browsers share: \
+            an item of it is git's only with the label git gives (Git: URL), git's attributes \
+            and a protocol git uses. Unlike that helper, a host without a port never matches an \
+            item with one, an erase with a password removes only items with that password, and \
+            expired credentials are withheld.
 
             With no session bus, no Secret Service, or a locked keyring no one can unlock, get \
             stays silent (git asks the next helper or you) and store and erase fail with one line.
