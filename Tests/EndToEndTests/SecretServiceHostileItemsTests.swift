@@ -49,6 +49,36 @@ import Testing
         }
     }
 
+    /// An item of the older schema that other programs share is git's only when it meets
+    /// every part of the rule: git's label for its attributes, nothing but git's
+    /// attributes, a protocol git uses. Each of these misses one part and is left alone.
+    @Test func anItemOfTheSharedSchemaIsGitsOnlyByTheWholeRule() throws {
+        let network = "org.gnome.keyring.NetworkPassword"
+        let host = Self.host
+        let nearMisses: [(label: String, attributes: [String: String])] = [
+            ("Git: smb://\(host)/share", ["protocol": "smb", "server": host, "object": "share", "user": "alice"]),
+            ("Git: https://\(host)/", ["protocol": "https", "server": host, "user": "alice", "domain": "CORP"]),
+            ("Git: https://\(host)/", ["protocol": "https", "server": host, "port": "8443", "user": "alice"]),
+            ("Git: https://\(host):8443/", ["protocol": "https", "server": host, "user": "alice"]),
+            ("git: https://\(host)/", ["protocol": "https", "server": host, "user": "alice"]),
+            ("Git: https://\(host)/ ", ["protocol": "https", "server": host, "user": "alice"]),
+            ("alice@\(host)", ["protocol": "https", "server": host, "user": "alice"]),
+        ]
+        for (index, miss) in nearMisses.enumerated() {
+            try clients.raw(schema: network, label: miss.label, miss.attributes.merging(["user": "user\(index)"]) { $1 },
+                            secret: Array("their-secret-\(index)".utf8))
+        }
+        try clients.raw(schema: network, label: "Git: https://\(host)/", ["protocol": "https", "server": host, "user": "git"],
+                        secret: Array("git-secret".utf8))
+        let listed = try helper.list()
+        #expect(listed.stdoutLines.count == 2 && listed.stdoutLines[1].contains(" git "), "\(listed)")
+        #expect(try helper.get(wire("protocol=https", "host=\(host)")).stdoutLines == ["username=git", "password=git-secret"])
+        let erased = try helper("erase-all", "--yes")
+        #expect(erased.stderrText == "erased 1 credential\n", "\(erased)")
+        let left = try SecretTool(sandbox: sandbox, bus: session.bus).items(["xdg:schema": network])
+        #expect(left.count == nearMisses.count, "\(left)")
+    }
+
     /// git's helper never writes such a port; the item matches no request (no wildcard
     /// for the host without a port) and is listed as it is.
     @Test func aPortThatIsNoNumberMatchesNothing() throws {
