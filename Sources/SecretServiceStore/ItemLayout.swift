@@ -3,9 +3,9 @@ import CredentialCore
 /// How a credential sits in a Secret Service item, as git's contrib
 /// git-credential-libsecret lays it out, so that users switching keep everything:
 /// attributes `protocol`, `server` (the host without its port), `port`, `user`, `object`
-/// (the path); label `Git: proto://host[:port]/path` (`gitLabel`); the secret text holds the password
-/// and, on lines of their own, the fields that attributes must not carry (they are not
-/// secret-free or not fixed): expiry, refresh token, authtype and credential.
+/// (the path); label `Git: proto://host[:port]/path` (`gitLabel`); the secret text holds
+/// the password and, on lines of their own, the fields that attributes must not carry
+/// (they are not secret-free or not fixed): expiry, refresh token, authtype and credential.
 enum ItemLayout {
     /// The schemas where git's items are: ours (and git's own helper's), and the older one
     /// that git's helper also wrote and that other programs share (see `isGits`).
