@@ -196,6 +196,22 @@ import Testing
         #expect(!ours.isEmpty && ours.allSatisfy(requested.contains), "the monitor saw no request for git's item: \(requested)")
         #expect(requested.isDisjoint(with: theirs), "a helper asked for other programs' secrets: \(requested) \(theirs)")
     }
+
+    /// With the keyring locked, a helper asks to unlock git's items only: no prompt about
+    /// another program's items on git's behalf.
+    @Test func onlyGitsItemsAreAskedToBeUnlocked() throws {
+        try helper.storeAll(wire("protocol=https", "host=\(Self.host)", "username=alice", "password=git-secret"))
+        try session.lockLoginCollection()
+        let monitor = try SecretRequests(sandbox: sandbox, bus: session.bus, methods: ["Unlock"])
+        let result = try helper.get(wire("protocol=https", "host=\(Self.host)"))
+        #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
+        let requested = try monitor.stop()
+        let theirs = try Self.neighbours.flatMap { try secretTool.itemNumbers($0.lookup) }
+        let ours = try secretTool.itemNumbers(["xdg:schema": "org.git.Password", "server": Self.host])
+        #expect(theirs.count == Self.neighbours.count && ours.count == 1)
+        #expect(!ours.isEmpty && ours.allSatisfy(requested.contains), "the monitor saw no unlock of git's item: \(requested)")
+        #expect(requested.isDisjoint(with: theirs), "a helper asked to unlock other programs' items: \(requested) \(theirs)")
+    }
 }
 
 extension SecretTool {
@@ -207,19 +223,19 @@ extension SecretTool {
     }
 }
 
-/// dbus-monitor on a private bus, recording the Secret Service's GetSecrets and
-/// GetSecret calls (their item paths): whose secrets a client asked for.
+/// dbus-monitor on a private bus, recording calls of the Secret Service's methods named
+/// (by default GetSecrets and GetSecret) and the item paths they carry: whose secrets a
+/// client asked for, or which items it asked to unlock.
 final class SecretRequests {
     let process: BackgroundProcess
     let log: String
 
-    init(sandbox: Sandbox, bus: SessionBus) throws {
+    init(sandbox: Sandbox, bus: SessionBus, methods: [String] = ["GetSecrets", "GetSecret"]) throws {
         log = sandbox.root + "/secret-requests-" + UUID().uuidString
         let monitor = Sandbox.which("dbus-monitor") ?? "/usr/bin/dbus-monitor"
         // Through sh, to write to a file; dbus-monitor flushes each message.
-        process = try BackgroundProcess("/bin/sh", ["-c", "exec \"$0\" --session \"$1\" \"$2\" >\"$3\" 2>&1", monitor,
-                                                    "type='method_call',member='GetSecrets'",
-                                                    "type='method_call',member='GetSecret'", log],
+        process = try BackgroundProcess("/bin/sh", ["-c", "log=$1; shift; exec \"$0\" --session \"$@\" >\"$log\" 2>&1", monitor, log]
+                                            + methods.map { "type='method_call',member='\($0)'" },
                                         environment: sandbox.environment.merging(bus.environment) { $1 })
         // It is listening once it has said it became a monitor (its first message).
         let deadline = Date().addingTimeInterval(10)
