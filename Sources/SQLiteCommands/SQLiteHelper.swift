@@ -135,8 +135,10 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Create the store, with a key file or (--passphrase) protected by a passphrase.",
         discussion: """
-            With --passphrase, an existing key-file store is converted: its data key is wrapped \
-            under the passphrase. The passphrase is read from --passphrase-fd, an askpass \
+            With --passphrase, an existing key-file store is converted: it gets a new data key, \
+            wrapped under the passphrase, every record is resealed with it in one transaction, and \
+            the old key file is wiped (kept only while the default store still uses it), so copies \
+            and backups of it no longer open the store. The passphrase is read from --passphrase-fd, an askpass \
             program (GIT_ASKPASS, SSH_ASKPASS) or the terminal, never from the command line.
 
             Examples:
