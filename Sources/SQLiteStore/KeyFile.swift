@@ -49,7 +49,12 @@ enum KeyFile {
                               fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
         }
         var info = stat()
-        let size = fstat(fd, &info) == 0 ? Int(info.st_size) : 4096
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            close(fd)
+            throw HelperError(.failure, "the old key file \(path) is not a regular file of yours, so it was left alone",
+                              fix: "look at it (ls -l \(path)); it no longer opens the store")
+        }
+        let size = Int(info.st_size)
         let wiped = SystemIO.writeAll(fd, [UInt8](repeating: 0, count: max(size, 1))) && fsync(fd) == 0
         let reason = SystemIO.errorText()
         close(fd)

@@ -9,18 +9,20 @@ enum StoreFiles {
 
     /// The database, its companions, its directory and the directories above.
     static func checkDatabase(_ path: String) throws(HelperError) {
-        try checkChain(of: path)
+        try checkDirectories(of: path)
+        try PrivateFiles.checkOwned(path, as: .file)
         for suffix in companions { try PrivateFiles.checkOwned(path + suffix, as: .file) }
     }
 
-    /// The key file, its directory and the directories above.
+    /// The key file's directory and the directories above. The key file itself gets the
+    /// same rule, stricter (not even readable by others), from PrivateFiles.readSecret on
+    /// the descriptor it reads.
     static func checkKeyFile(_ path: String) throws(HelperError) {
-        try checkChain(of: path)
+        try checkDirectories(of: path)
     }
 
-    static func checkChain(of path: String) throws(HelperError) {
+    static func checkDirectories(of path: String) throws(HelperError) {
         try PrivateFiles.checkAncestors(of: path)
         try PrivateFiles.checkOwned(PrivateFiles.directory(of: path), as: .directory)
-        try PrivateFiles.checkOwned(path, as: .file)
     }
 }
