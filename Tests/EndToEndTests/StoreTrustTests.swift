@@ -83,8 +83,8 @@ import Glibc
         try expectRefused(hostile)
     }
 
-    /// store, get and erase each fail with one line naming the file and the fix, and
-    /// nothing in the sandbox is created, read into a store or changed.
+    /// store, get and erase each fail with one line naming the file and the fix, doctor
+    /// names it too, and nothing in the sandbox is created, read into a store or changed.
     func expectRefused(_ hostile: Hostile) throws {
         let sandbox = try Sandbox(), helper = sandbox.sqlite()
         if hostile.withStore { try helper.storeAll(Self.credential) }
@@ -99,6 +99,11 @@ import Glibc
                 expectSuccess(result)
             }
         }
+        // doctor applies the same rule and says the same.
+        let doctor = try helper("doctor")
+        #expect(doctor.exitCode == 1 && doctor.stdoutLines.contains { line in
+            line.hasPrefix("FAIL") && hostile.phrases(sandbox).allSatisfy { line.contains($0) }
+        }, "doctor: \(doctor)")
         let after = Self.tree(sandbox.root)
         let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
         #expect(changed.isEmpty, "created, changed or removed: \(changed)")
