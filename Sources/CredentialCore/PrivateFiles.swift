@@ -52,7 +52,8 @@ public enum PrivateFiles {
         }
         if info.st_uid != geteuid() {
             throw HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it cannot be trusted",
-                              fix: "move it aside: it belongs to uid \(info.st_uid)")
+                              fix: kind == .file ? "move it aside: it belongs to uid \(info.st_uid)"
+                                  : "use a directory of your own (mkdir -m 700), or move this one aside: it belongs to uid \(info.st_uid)")
         }
         if info.st_mode & 0o022 != 0 {
             throw HelperError(.failure, "\(path) is writable by group or others (mode \(octal(info.st_mode))), so it cannot be trusted",
@@ -91,6 +92,11 @@ public enum PrivateFiles {
                                   fix: "check its permissions")
             }
             if info.st_mode & S_IFMT == S_IFLNK {
+                // Whoever owns the link can point it elsewhere (in /tmp, even though it is sticky).
+                if info.st_uid != geteuid() && info.st_uid != 0 {
+                    throw HelperError(.failure, "\(prefix), above \(path), is a symbolic link of uid \(info.st_uid), who could point it elsewhere",
+                                      fix: "keep the store under directories that only you and root own (--db, --key-file)")
+                }
                 guard let real = realpath(prefix, nil) else {
                     if errno == ENOENT { return }
                     throw HelperError(.failure, "cannot follow \(prefix), above \(path): \(SystemIO.errorText())", fix: "check where it points")
@@ -123,7 +129,8 @@ public enum PrivateFiles {
     /// Reads a small secret file, refusing one that is not a regular file owned by us
     /// with mode 0600 or stricter: a key readable by others is a key already leaked.
     public static func readSecret(_ path: String, limit: Int = 4096) throws(HelperError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Non-blocking: a FIFO put in its place must be refused, not wait for a writer.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText(code))",

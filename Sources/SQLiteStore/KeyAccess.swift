@@ -60,7 +60,10 @@ enum KeyAccess {
             throw HelperError(.failure, "\(location.database) records no key mode it can use",
                               fix: "restore it from a backup, or move it aside to start a new store")
         }
-        try database.upgrade(with: key)
+        // Best effort: a store that cannot be written (a read-only file) still answers.
+        do { try database.upgrade(with: key) } catch {
+            Trace.note("could not upgrade \(Trace.quoted(database.path)) to format \(StoreDatabase.formatVersion): \(error)")
+        }
         return key
     }
 

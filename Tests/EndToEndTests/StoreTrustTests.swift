@@ -37,12 +37,17 @@ import Glibc
             try asOtherUser($0, "mkdir made && chmod 777 made", move: $0.databaseDirectory)
         },
         Hostile(testDescription: "key directory 0777 of another user", readsRefused: false,
-                phrases: { [$0.keyDirectory, "belongs to uid 65534", "Fix: move it aside"] }) {
+                phrases: { [$0.keyDirectory, "belongs to uid 65534", "move this one aside"] }) {
             try asOtherUser($0, "mkdir made && chmod 777 made", move: $0.keyDirectory)
         },
         Hostile(testDescription: "directory above the database of another user", phrases: { [$0.dataHome, "belongs to uid 65534"] }) {
             try FileManager.default.removeItem(atPath: $0.dataHome)
             try asOtherUser($0, "mkdir made && chmod 755 made", move: $0.dataHome)
+        },
+        Hostile(testDescription: "directory above the database: a symlink of another user to ours",
+                phrases: { [$0.dataHome, "symbolic link of uid 65534"] }) {
+            try FileManager.default.moveItem(atPath: $0.dataHome, toPath: $0.root + "/real-data")
+            try asOtherUser($0, "ln -s \"$1\" made", arguments: [$0.root + "/real-data"], move: $0.dataHome)
         },
         Hostile(testDescription: "-wal of another user beside the store", withStore: true,
                 phrases: { [$0.database + "-wal", "belongs to uid 65534"] }) {
@@ -71,6 +76,15 @@ import Glibc
             try makeDirectory($0.databaseDirectory)
             let target = try $0.file("elsewhere/real.db", [UInt8]())
             try FileManager.default.createSymbolicLink(atPath: $0.database, withDestinationPath: target)
+        },
+        // A FIFO would block the helper (and git) in open(), waiting for a writer.
+        Hostile(testDescription: "FIFO as the key file", withStore: true, phrases: { [$0.keyFile, "not a regular file"] }) {
+            try FileManager.default.removeItem(atPath: $0.keyFile)
+            #expect(mkfifo($0.keyFile, 0o600) == 0)
+        },
+        Hostile(testDescription: "FIFO as the database", phrases: { [$0.database, "not a regular file"] }) {
+            try makeDirectory($0.databaseDirectory)
+            #expect(mkfifo($0.database, 0o600) == 0)
         },
         Hostile(testDescription: "symlinked database directory", phrases: { [$0.databaseDirectory, "symbolic link"] }) {
             try makeDirectory($0.root + "/elsewhere")
@@ -157,7 +171,7 @@ import Glibc
 
     /// Runs `script` as uid 65534 in a staging directory it may write, then moves what it
     /// made there (`made`) to `destination`: a file or directory another user created.
-    static func asOtherUser(_ sandbox: Sandbox, _ script: String, move destination: String) throws {
+    static func asOtherUser(_ sandbox: Sandbox, _ script: String, arguments: [String] = [], move destination: String) throws {
         let staging = sandbox.root + "/staging"
         try makeDirectory(staging, mode: 0o777)
         try setMode(0o711, sandbox.root)
@@ -165,7 +179,7 @@ import Glibc
             try? FileManager.default.removeItem(atPath: staging)
             try? setMode(0o700, sandbox.root)
         }
-        let result = try sandbox.run(setpriv, nobodyArguments + ["/bin/sh", "-c", "umask 0; cd \"$0\" && " + script, staging])
+        let result = try sandbox.run(setpriv, nobodyArguments + ["/bin/sh", "-c", "umask 0; cd \"$0\" && " + script, staging] + arguments)
         guard result.exitCode == 0 else { throw SpawnError(description: "as another user: \(script): \(result)") }
         guard rename(staging + "/made", destination) == 0 else {
             throw SpawnError(description: "cannot move to \(destination): \(String(cString: strerror(errno)))")
