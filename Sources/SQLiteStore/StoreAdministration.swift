@@ -6,7 +6,9 @@ public enum StoreAdministration {
     /// Creates a store. With a passphrase source, the data key is wrapped under the
     /// passphrase; an existing key-file store is converted (convert). Returns what to
     /// tell the user.
-    public static func initialize(_ location: StoreLocation, passphrase: PassphraseSource?, cost: UInt8 = PassphraseWrap.defaultCost) throws -> String {
+    /// `otherStores`: the stores git's configuration names, which may share the key file.
+    public static func initialize(_ location: StoreLocation, passphrase: PassphraseSource?, cost: UInt8 = PassphraseWrap.defaultCost,
+                                  otherStores: [StoreLocation] = []) throws -> String {
         let existing = try StoreDatabase.open(location.database, create: false)
         let mode = existing?.meta[Meta.keyMode]
         guard let passphrase else {
@@ -22,7 +24,7 @@ public enum StoreAdministration {
             let oldKey = try KeyAccess.dataKey(of: existing, location: location, passphrase: .init())
             let store = SQLiteCredentialStore(location: location, database: existing, key: oldKey)
             let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
-            return try convert(store, oldKey: oldKey.bytes, passphrase: phrase, cost: cost)
+            return try convert(store, oldKey: oldKey.bytes, passphrase: phrase, cost: cost, otherStores: otherStores)
         }
         let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
         var database = try StoreDatabase.open(location.database, create: true)!
@@ -42,7 +44,8 @@ public enum StoreAdministration {
     /// the key file must not be able to read what is stored from now on), every record
     /// resealed under it in one transaction, then the old key file wiped unless another
     /// store still needs it.
-    static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], cost: UInt8) throws -> String {
+    static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], cost: UInt8,
+                        otherStores: [StoreLocation]) throws -> String {
         let location = store.location
         let databaseID = randomBytes(16), key = randomBytes(32)
         let wrap = try PassphraseWrap.wrap(key, passphrase: passphrase, cost: cost, databaseID: databaseID)
@@ -50,20 +53,21 @@ public enum StoreAdministration {
                                           extra: [Meta.passphraseWrap: wrap.blob])
         try store.rekey(to: StoreKeys(dataKey: key, databaseID: databaseID), settings: settings)
         let converted = "\(location.database) is now protected by the passphrase, with a new key"
-        if let other = otherStore(using: oldKey, besides: location) {
+        if let other = otherStore(using: oldKey, besides: location, candidates: otherStores) {
             return converted + "; its old key file \(location.keyFile) was kept, because \(other) still uses it, and no longer opens \(location.database)"
         }
         try KeyFile.wipe(location.keyFile)
         return converted + "; its old key file \(location.keyFile) was wiped, and copies or backups of it no longer open the store"
     }
 
-    /// The default store (by the environment, or by XDG), if it is another store whose
-    /// key is `key`: the default key file is shared by every --db without --key-file.
-    /// Other stores with this key cannot be found; one that cannot be examined counts
-    /// as needing it.
-    static func otherStore(using key: [UInt8], besides location: StoreLocation) -> String? {
+    /// Another store whose key is `key`, if any: the default store (by the environment,
+    /// or by XDG) and the `candidates` git's configuration names. The default key file is
+    /// shared by every --db without --key-file; stores named nowhere cannot be found. One
+    /// that cannot be examined counts as needing the key.
+    static func otherStore(using key: [UInt8], besides location: StoreLocation, candidates: [StoreLocation]) -> String? {
         let defaults = [try? StoreLocation.resolve(database: nil, keyFile: nil), try? StoreLocation.xdgDefault()]
-        for candidate in defaults.compactMap({ $0?.database }) where candidate != location.database && PrivateFiles.exists(candidate) {
+        for candidate in (defaults.compactMap({ $0?.database }) + candidates.map(\.database))
+        where candidate != location.database && PrivateFiles.exists(candidate) {
             guard let database = try? StoreDatabase.open(candidate, create: false) else { return candidate }
             if database.meta[Meta.keyMode] == Meta.keyFileMode, (try? KeyAccess.verified(key, for: database)) != nil {
                 return candidate

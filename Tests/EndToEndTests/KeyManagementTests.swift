@@ -218,6 +218,23 @@ import Testing
         #expect(try unlocked.password(for: wire("protocol=https", "host=new.example")) == "bob-secret")
     }
 
+    /// The same for a store git's configuration names (as the help suggests:
+    /// `credential.helper "sqlite --db ..."`), when the default store is converted.
+    @Test func aConversionKeepsAKeyFileAConfiguredStoreStillUses() throws {
+        let otherDatabase = sandbox.root + "/other/other.db"
+        try sandbox.sqlite(["--db", otherDatabase]).storeAll(Self.another)
+        expectSuccess(try sandbox.git(["config", "--global", "credential.https://example.com.helper", "sqlite --db '\(otherDatabase)'"]))
+        try helper.storeAll(Self.credential)
+        let keyBefore = try #require(contents(of: sandbox.keyFile))
+
+        let (result, unlocked) = try convert(helper)
+        #expect(result.exitCode == 0 && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.contains("was kept, because \(otherDatabase) still uses it"), "\(result)")
+        #expect(contents(of: sandbox.keyFile) == keyBefore)
+        #expect(try sandbox.sqlite(["--db", otherDatabase]).password(for: wire("protocol=https", "host=new.example")) == "bob-secret")
+        #expect(try unlocked.password(for: Self.lookup) == "alice-secret")
+    }
+
     /// A store as the previous version wrote it (format 1: the same tables, no settings
     /// MAC) opens, and is upgraded so that editing its settings is seen from then on.
     @Test func aStoreOfTheFormerFormatOpensAndIsUpgraded() throws {
