@@ -56,8 +56,11 @@ public enum PrivateFiles {
                                   : "use a directory of your own (mkdir -m 700), or move this one aside: it belongs to uid \(info.st_uid)")
         }
         if info.st_mode & 0o022 != 0 {
+            // A shared directory such as /tmp is meant to be writable by all: the fix is
+            // a directory of one's own inside it, never chmod.
+            let shared = kind == .directory && info.st_mode & S_ISVTX != 0
             throw HelperError(.failure, "\(path) is writable by group or others (mode \(octal(info.st_mode))), so it cannot be trusted",
-                              fix: "chmod go-w \(path)")
+                              fix: shared ? "use a directory of your own inside it (mkdir -m 700 \(path)/NAME)" : "chmod go-w \(path)")
         }
         return true
     }
