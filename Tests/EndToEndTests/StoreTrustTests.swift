@@ -143,6 +143,17 @@ import Glibc
         #expect(permissions(of: directory + "/store.db") == 0o600)
     }
 
+    /// Directly in /tmp, anyone can pre-create its -wal or -journal: refused, with a fix
+    /// that is not chmod of /tmp.
+    @Test func aStoreDirectlyInASharedStickyDirectoryIsRefused() throws {
+        let sandbox = try Sandbox()
+        let database = "/tmp/gcs-trust-\(UUID().uuidString).db"
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(database + suffix) } }
+        let result = try sandbox.sqlite(["--db", database]).store(Self.credential)
+        expectOneLineFailure(result, exitCode: 1, mentioning: ["/tmp", "Fix: use a directory of your own"])
+        #expect(!fileExists(database) && !fileExists(sandbox.keyFile), "a store was created")
+    }
+
     /// Another user whose home is under a root-owned directory (as /home): the helper,
     /// running as them, trusts root's directories above their own.
     @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user (setpriv)"))
