@@ -24,6 +24,106 @@ public enum PrivateFiles {
         }
     }
 
+    public enum Kind: Sendable {
+        case file, directory
+        var name: String { self == .file ? "regular file" : "directory" }
+    }
+
+    /// The one rule for every file and directory that holds or guards a secret: ours
+    /// (owner = euid), not writable by group or others, not a symlink, of the kind
+    /// expected. Someone else who can write it, or replace it, can roll it back or take
+    /// it away. Returns false when `path` does not exist (the caller decides whether
+    /// that is fine); throws one line with the fix otherwise.
+    @discardableResult
+    public static func checkOwned(_ path: String, as kind: Kind) throws(HelperError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw HelperError(.failure, "cannot examine \(path): \(SystemIO.errorText())",
+                              fix: "check the permissions of \(directory(of: path))")
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            throw HelperError(.failure, "\(path) is a symbolic link, and a file or directory that guards secrets must not be one",
+                              fix: "name the real path instead (--db, --key-file), or replace the link by what it points to")
+        }
+        if type != (kind == .file ? S_IFREG : S_IFDIR) {
+            throw HelperError(.failure, "\(path) is not a \(kind.name)", fix: "move it aside: it is not what the store made there")
+        }
+        if info.st_uid != geteuid() {
+            throw HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it cannot be trusted",
+                              fix: kind == .file ? "move it aside: it belongs to uid \(info.st_uid)"
+                                  : "use a directory of your own (mkdir -m 700), or move this one aside: it belongs to uid \(info.st_uid)")
+        }
+        if info.st_mode & 0o022 != 0 {
+            // A shared directory such as /tmp is meant to be writable by all: the fix is
+            // a directory of one's own inside it, never chmod.
+            let shared = kind == .directory && info.st_mode & S_ISVTX != 0
+            throw HelperError(.failure, "\(path) is writable by group or others (mode \(octal(info.st_mode))), so it cannot be trusted",
+                              fix: shared ? "use a directory of your own inside it (mkdir -m 700 \(path)/NAME)" : "chmod go-w \(path)")
+        }
+        return true
+    }
+
+    /// The directories above `path`'s directory up to /, as ssh's StrictModes checks
+    /// them: each owned by us or root and not writable by group or others, unless it is
+    /// root's and sticky like /tmp (no one can then rename what is ours). Otherwise
+    /// someone could rename our directory away and put theirs in its place. A symlink
+    /// on the way is followed once (realpath) and the real path checked the same way.
+    /// Directories that do not exist yet are ours to create (0700), so the walk stops.
+    public static func checkAncestors(of path: String) throws(HelperError) {
+        var absolute = directory(of: path)
+        if !absolute.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else {
+                throw HelperError(.failure, "cannot find the current directory: \(SystemIO.errorText())", fix: "cd to a directory that exists")
+            }
+            absolute = String(cString: cwd) + "/" + absolute
+            free(cwd)
+        }
+        try checkDirectoryChain(directory(of: absolute), below: path)
+    }
+
+    /// Checks `directory` and each directory above it.
+    static func checkDirectoryChain(_ directory: String, below path: String) throws(HelperError) {
+        var prefix = ""
+        for component in ["/"] + directory.split(separator: "/").map(String.init) {
+            prefix = component == "/" ? "/" : (prefix == "/" ? "/" : prefix + "/") + component
+            var info = stat()
+            guard lstat(prefix, &info) == 0 else {
+                if errno == ENOENT { return }
+                throw HelperError(.failure, "cannot examine \(prefix), above \(path): \(SystemIO.errorText())",
+                                  fix: "check its permissions")
+            }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                // Whoever owns the link can point it elsewhere (in /tmp, even though it is sticky).
+                if info.st_uid != geteuid() && info.st_uid != 0 {
+                    throw HelperError(.failure, "\(prefix), above \(path), is a symbolic link of uid \(info.st_uid), who could point it elsewhere",
+                                      fix: "keep the store under directories that only you and root own (--db, --key-file)")
+                }
+                guard let real = realpath(prefix, nil) else {
+                    if errno == ENOENT { return }
+                    throw HelperError(.failure, "cannot follow \(prefix), above \(path): \(SystemIO.errorText())", fix: "check where it points")
+                }
+                let target = String(cString: real)
+                free(real)
+                try checkDirectoryChain(target, below: path)
+                continue
+            }
+            let trusted = info.st_uid == geteuid() || info.st_uid == 0
+            if !trusted {
+                throw HelperError(.failure, "\(prefix), above \(path), belongs to uid \(info.st_uid), who could move it away and put theirs in its place",
+                                  fix: "keep the store under directories that only you and root own (--db, --key-file)")
+            }
+            let sharedButSafe = info.st_uid == 0 && info.st_mode & S_ISVTX != 0
+            if info.st_mode & 0o022 != 0 && !sharedButSafe {
+                throw HelperError(.failure, "\(prefix), above \(path), is writable by group or others (mode \(octal(info.st_mode))), who could move it away",
+                                  fix: "chmod go-w \(prefix)")
+            }
+        }
+    }
+
+    static func octal(_ mode: mode_t) -> String { "0" + String(mode & 0o7777, radix: 8) }
+
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -32,7 +132,8 @@ public enum PrivateFiles {
     /// Reads a small secret file, refusing one that is not a regular file owned by us
     /// with mode 0600 or stricter: a key readable by others is a key already leaked.
     public static func readSecret(_ path: String, limit: Int = 4096) throws(HelperError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // Non-blocking: a FIFO put in its place must be refused, not wait for a writer.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText(code))",

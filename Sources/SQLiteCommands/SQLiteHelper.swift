@@ -135,8 +135,10 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Create the store, with a key file or (--passphrase) protected by a passphrase.",
         discussion: """
-            With --passphrase, an existing key-file store is converted: its data key is wrapped \
-            under the passphrase. The passphrase is read from --passphrase-fd, an askpass \
+            With --passphrase, an existing key-file store is converted: it gets a new data key, \
+            wrapped under the passphrase, every record is resealed with it in one transaction, and \
+            the old key file is wiped (kept only while the default store still uses it), so copies \
+            and backups of it no longer open the store. The passphrase is read from --passphrase-fd, an askpass \
             program (GIT_ASKPASS, SSH_ASKPASS) or the terminal, never from the command line.
 
             Examples:
@@ -151,8 +153,42 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let message = try StoreAdministration.initialize(
-            try options.settings.location, passphrase: passphrase ? options.settings.passphrase : nil, cost: scrypt.cost)
+            try options.settings.location, passphrase: passphrase ? options.settings.passphrase : nil, cost: scrypt.cost,
+            otherStores: passphrase ? Self.configuredStores() : [])
         SystemIO.writeAll(2, message + "\n")
+    }
+
+    /// The stores git's configuration names (`credential.helper` and
+    /// `credential.<url>.helper` values running sqlite or keyring, with their --db and
+    /// --key-file): converting one store must not wipe a key file another still needs.
+    static func configuredStores() -> [StoreLocation] {
+        guard let result = Subprocess.run("git", ["config", "--get-regexp", #"^credential\..*helper$"#], input: []),
+              result.succeeded else { return [] }
+        return result.outputText.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").dropFirst().map { $0.trimmingQuotes }
+            guard let program = words.first,
+                  ["sqlite", "keyring"].contains(where: { program == $0 || program.hasSuffix("git-credential-" + $0) }) else { return nil }
+            var settings = SQLiteSettings()
+            var remaining = words.dropFirst()[...]
+            while let word = remaining.popFirst() {
+                guard word.hasPrefix("--") else { continue }
+                let parts = word.dropFirst(2).split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 {
+                    _ = settings.set(option: parts[0], to: parts[1])
+                } else if let value = remaining.first, settings.set(option: parts[0], to: value) {
+                    remaining.removeFirst()
+                }
+            }
+            return try? settings.location
+        }
+    }
+}
+
+extension StringProtocol {
+    /// A shell word without the quotes around it (git runs helper values through the shell).
+    var trimmingQuotes: String {
+        guard count >= 2, let first, first == last, first == "'" || first == "\"" else { return String(self) }
+        return String(dropFirst().dropLast())
     }
 }
 

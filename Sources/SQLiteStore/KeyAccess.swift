@@ -7,9 +7,18 @@ enum Meta {
     static let keyMode = "key_mode"
     static let keyCheck = "key_check"
     static let passphraseWrap = "passphrase_wrap"
+    static let settingsMAC = "settings_mac"
 
     static let keyFileMode = Array("file".utf8)
     static let passphraseMode = Array("passphrase".utf8)
+
+    /// The rows a store of `format` with key `mode` has, no more and no fewer.
+    static func names(mode: [UInt8]?, format: Int64) -> Set<String> {
+        var names: Set = [databaseID, keyMode, keyCheck]
+        if mode == passphraseMode { names.insert(passphraseWrap) }
+        if format >= 2 { names.insert(settingsMAC) }
+        return names
+    }
 }
 
 /// A data key checked against its store, with the keys derived from it (derived once:
@@ -20,42 +29,52 @@ struct UnlockedKey {
 }
 
 /// Finding the data key of a store: from the key file, or from the kernel keyring's
-/// cache, or by unwrapping it with a passphrase.
+/// cache, or by unwrapping it with a passphrase. Every way ends in `verified`, which
+/// also authenticates the store's settings.
 enum KeyAccess {
     static func dataKey(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource) throws -> UnlockedKey {
         let meta = database.meta
-        let databaseID = meta[Meta.databaseID] ?? []
+        try checkShape(database)
+        let key: UnlockedKey
         switch meta[Meta.keyMode] {
         case Meta.keyFileMode?:
-            guard let key = verified(try KeyFile.read(location.keyFile), for: meta) else {
+            guard let verified = try verified(try KeyFile.read(location.keyFile), for: database) else {
                 throw HelperError(.failure, "the key file \(location.keyFile) does not belong to the store \(location.database)",
                                   fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key file made with this store, or restore it from a backup")
             }
-            return key
+            key = verified
         case Meta.passphraseMode?:
-            if let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: databaseID)),
-               let key = verified(cached, for: meta) {
+            if let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: meta[Meta.databaseID] ?? [])),
+               let verified = try verified(cached, for: database) {
                 Trace.note("the key of the passphrase-protected store is unlocked in the kernel keyring")
-                return key
+                key = verified
+                break
             }
             Trace.note("the passphrase-protected store is locked: asking for its passphrase")
             guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
                 throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
                                   fix: "run git-credential-sqlite --db \(location.database) unlock")
             }
-            return try unwrap(meta: meta, passphrase: phrase, location: location)
+            key = try unwrap(database, passphrase: phrase, location: location)
         default:
             throw HelperError(.failure, "\(location.database) records no key mode it can use",
                               fix: "restore it from a backup, or move it aside to start a new store")
         }
+        // Best effort: a store that cannot be written (a read-only file) still answers.
+        do { try database.upgrade(with: key) } catch {
+            Trace.note("could not upgrade \(Trace.quoted(database.path)) to format \(StoreDatabase.formatVersion): \(error)")
+        }
+        return key
     }
 
-    static func unwrap(meta: [String: [UInt8]], passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey {
+    static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey {
+        let meta = database.meta
+        try checkShape(database)
         guard let wrap = meta[Meta.passphraseWrap].flatMap(PassphraseWrap.init(blob:)) else {
             throw HelperError(.failure, "\(location.database) has no readable wrapped key", fix: "restore it from a backup")
         }
         guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []),
-              let key = verified(bytes, for: meta)
+              let key = try verified(bytes, for: database)
         else {
             throw HelperError(.failure, "wrong passphrase for \(location.database)",
                               fix: "try again; a forgotten passphrase cannot be recovered, only the store moved aside")
@@ -63,22 +82,48 @@ enum KeyAccess {
         return key
     }
 
-    /// The key, if it is the one the store's key check was made with.
-    static func verified(_ key: [UInt8], for meta: [String: [UInt8]]) -> UnlockedKey? {
+    /// The key, if it is the one the store's key check was made with; throws if it is,
+    /// but the settings it authenticates were changed since.
+    static func verified(_ key: [UInt8], for database: StoreDatabase) throws(HelperError) -> UnlockedKey? {
+        let meta = database.meta
         guard let expected = meta[Meta.keyCheck] else { return nil }
         let keys = StoreKeys(dataKey: key, databaseID: meta[Meta.databaseID] ?? [])
-        return constantTimeEqual(keys.check, expected) ? UnlockedKey(bytes: key, keys: keys) : nil
+        guard constantTimeEqual(keys.check, expected) else { return nil }
+        if database.format >= 2 {
+            guard let mac = meta[Meta.settingsMAC], constantTimeEqual(keys.settingsMAC(meta, format: database.format), mac) else {
+                throw settingsAltered(database.path)
+            }
+        }
+        return UnlockedKey(bytes: key, keys: keys)
+    }
+
+    /// Rows added or missing for the key mode the store claims: seen before any key is
+    /// needed, so a key mode flipped back to "file" is reported as what it is.
+    static func checkShape(_ database: StoreDatabase) throws(HelperError) {
+        let names = Set(database.meta.keys)
+        if names != Meta.names(mode: database.meta[Meta.keyMode], format: database.format) {
+            throw settingsAltered(database.path)
+        }
+    }
+
+    static func settingsAltered(_ path: String) -> HelperError {
+        HelperError(.failure, "the store's settings were altered: the meta table of \(path) was edited outside git-credential-sqlite",
+                    fix: "restore the database from a backup, and consider its key file or passphrase known to whoever edited it")
     }
 
     /// The meta of a new store whose key is in the key file (created if missing).
     static func keyFileMeta(location: StoreLocation) throws -> [String: [UInt8]] {
         let key = try KeyFile.readOrCreate(location.keyFile)
-        return newMeta(key: key, mode: Meta.keyFileMode)
+        return settings(key: key, mode: Meta.keyFileMode)
     }
 
-    static func newMeta(key: [UInt8], mode: [UInt8], databaseID: [UInt8] = randomBytes(16)) -> [String: [UInt8]] {
-        [Meta.databaseID: databaseID, Meta.keyMode: mode,
-         Meta.keyCheck: StoreKeys(dataKey: key, databaseID: databaseID).check]
+    /// The meta rows of a store with data key `key`, authenticated with it.
+    static func settings(key: [UInt8], mode: [UInt8], databaseID: [UInt8] = randomBytes(16),
+                         extra: [String: [UInt8]] = [:]) -> [String: [UInt8]] {
+        let keys = StoreKeys(dataKey: key, databaseID: databaseID)
+        var meta = [Meta.databaseID: databaseID, Meta.keyMode: mode, Meta.keyCheck: keys.check].merging(extra) { $1 }
+        meta[Meta.settingsMAC] = keys.settingsMAC(meta, format: StoreDatabase.formatVersion)
+        return meta
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -1,12 +1,17 @@
 import CredentialCore
 import CredentialCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The default key: 32 random bytes in a small text file of its own, 0600, in a 0700
 /// directory apart from the database. Format: a version line, then base64.
 enum KeyFile {
     static let header = "git-credential-sqlite key v1"
 
     static func read(_ path: String) throws(HelperError) -> [UInt8] {
+        try StoreFiles.checkKeyFile(path)
         let bytes: [UInt8]
         do { bytes = try PrivateFiles.readSecret(path) } catch {
             if !PrivateFiles.exists(path) {
@@ -26,10 +31,38 @@ enum KeyFile {
     /// The existing key, or a new random one written atomically. Only used when no
     /// database exists yet, so a missing key is never replaced under existing data.
     static func readOrCreate(_ path: String) throws(HelperError) -> [UInt8] {
+        try StoreFiles.checkKeyFile(path)
         if PrivateFiles.exists(path) { return try read(path) }
         let key = randomBytes(32)
         if try PrivateFiles.createExclusively(path, contents: text(for: key)) { return key }
         return try read(path)  // another process created it first: use theirs
+    }
+
+    /// Overwrites the key file with zeros, syncs, and unlinks it: a copy of the file kept
+    /// by a hard link is zeroed too, and the bytes are not left in free blocks under a
+    /// name (what the disk keeps of old blocks is beyond a program's reach).
+    static func wipe(_ path: String) throws(HelperError) {
+        try StoreFiles.checkKeyFile(path)
+        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw HelperError(.failure, "cannot wipe the old key file \(path): \(SystemIO.errorText())",
+                              fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            close(fd)
+            throw HelperError(.failure, "the old key file \(path) is not a regular file of yours, so it was left alone",
+                              fix: "look at it (ls -l \(path)); it no longer opens the store")
+        }
+        let size = Int(info.st_size)
+        let wiped = SystemIO.writeAll(fd, [UInt8](repeating: 0, count: max(size, 1))) && fsync(fd) == 0
+        let reason = SystemIO.errorText()
+        close(fd)
+        guard wiped, unlink(path) == 0 else {
+            throw HelperError(.failure, "cannot wipe the old key file \(path): \(wiped ? SystemIO.errorText() : reason)",
+                              fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
+        }
+        PrivateFiles.syncDirectory(of: path)
     }
 
     static func text(for key: [UInt8]) -> [UInt8] { Array((header + "\n" + Base64.encode(key) + "\n").utf8) }

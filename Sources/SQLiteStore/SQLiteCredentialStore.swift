@@ -32,6 +32,8 @@ public final class SQLiteCredentialStore: CredentialStore {
     /// The store for store and import: on first use, creates the database and, in its
     /// own directory, the key file.
     public static func openOrCreate(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore {
+        // A new store needs its key file: both checked before either is created.
+        if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
         var database = try StoreDatabase.open(location.database, create: true)!
         if database.meta.isEmpty {
             try database.initialize { try KeyAccess.keyFileMeta(location: location) }
@@ -121,15 +123,46 @@ public final class SQLiteCredentialStore: CredentialStore {
         var rows: [Row] = []
         while try statement.step() {
             let id = statement.integer(0)
-            guard let plaintext = try? keys.open(statement.blob(2), rowID: id, tag: statement.blob(1)),
-                  let credential = RecordCodec.decode(plaintext)
-            else {
-                throw HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
-                                  fix: "restore the database from a backup")
-            }
-            rows.append(Row(id: id, credential: credential))
+            rows.append(Row(id: id, credential: try decrypt(id: id, tag: statement.blob(1), sealed: statement.blob(2))))
         }
         return rows
+    }
+
+    func decrypt(id: Int64, tag: [UInt8], sealed: [UInt8]) throws -> Credential {
+        guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag), let credential = RecordCodec.decode(plaintext) else {
+            throw HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
+                              fix: "restore the database from a backup")
+        }
+        return credential
+    }
+
+    /// Gives the store a new data key: every record resealed under `newKeys` and the
+    /// settings replaced by `settings`, in one transaction (all or nothing: a record that
+    /// fails to open midway leaves the store as it was). The WAL is then emptied, so the
+    /// records sealed under the old key do not linger beside the database.
+    func rekey(to newKeys: StoreKeys, settings: [String: [UInt8]]) throws {
+        try guarding {
+            try database.connection.transaction(writing: true) {
+                guard try database.readMeta() == database.meta else {
+                    throw HelperError(.failure, "another process changed the settings of \(location.database) meanwhile", fix: "run the command again")
+                }
+                var ids: [Int64] = []
+                let list = try database.connection.prepare("SELECT id FROM credential ORDER BY id")
+                while try list.step() { ids.append(list.integer(0)) }
+                let read = try database.connection.prepare("SELECT tag, sealed FROM credential WHERE id = ?")
+                let update = try database.connection.prepare("UPDATE credential SET tag = ?, sealed = ? WHERE id = ?")
+                for id in ids {
+                    try read.bind(.integer(id))
+                    guard try read.step() else { continue }
+                    let credential = try decrypt(id: id, tag: read.blob(0), sealed: read.blob(1))
+                    let tag = newKeys.tag(protocol: credential.protocol?.bytes, host: credential.host?.bytes)
+                    let sealed = try newKeys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                    try update.bind(.blob(tag), .blob(sealed), .integer(id)).run()
+                }
+                try database.write(settings: settings, keys: newKeys)
+            }
+            try database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     func tag(of credential: Credential) -> [UInt8] {

@@ -4,9 +4,11 @@ import CredentialCrypto
 /// The key-management commands of the SQLite store: init, passwd, unlock, lock.
 public enum StoreAdministration {
     /// Creates a store. With a passphrase source, the data key is wrapped under the
-    /// passphrase; an existing key-file store is converted (same data key, rewrapped).
-    /// Returns what to tell the user.
-    public static func initialize(_ location: StoreLocation, passphrase: PassphraseSource?, cost: UInt8 = PassphraseWrap.defaultCost) throws -> String {
+    /// passphrase; an existing key-file store is converted (convert). Returns what to
+    /// tell the user.
+    /// `otherStores`: the stores git's configuration names, which may share the key file.
+    public static func initialize(_ location: StoreLocation, passphrase: PassphraseSource?, cost: UInt8 = PassphraseWrap.defaultCost,
+                                  otherStores: [StoreLocation] = []) throws -> String {
         let existing = try StoreDatabase.open(location.database, create: false)
         let mode = existing?.meta[Meta.keyMode]
         guard let passphrase else {
@@ -17,19 +19,20 @@ public enum StoreAdministration {
         if mode == Meta.passphraseMode {
             throw HelperError(.usage, "\(location.database) is already protected by a passphrase", fix: "use passwd to change it")
         }
-        let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
-        if var database = existing, mode == Meta.keyFileMode {
-            let key = try KeyAccess.dataKey(of: database, location: location, passphrase: .init()).bytes
-            try rewrap(&database, key: key, passphrase: phrase, cost: cost)
-            return "\(location.database) is now protected by the passphrase; its key file \(location.keyFile) is no longer used by it (remove it if no other store uses it)"
+        if let existing, mode != nil {
+            // Opened (and its key file checked) before asking for a new passphrase.
+            let oldKey = try KeyAccess.dataKey(of: existing, location: location, passphrase: .init())
+            let store = SQLiteCredentialStore(location: location, database: existing, key: oldKey)
+            let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
+            return try convert(store, oldKey: oldKey.bytes, passphrase: phrase, cost: cost, otherStores: otherStores)
         }
+        let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
         var database = try StoreDatabase.open(location.database, create: true)!
         let databaseID = randomBytes(16)
         let key = randomBytes(32)
         let wrap = try PassphraseWrap.wrap(key, passphrase: phrase, cost: cost, databaseID: databaseID)
         try database.initialize {
-            KeyAccess.newMeta(key: key, mode: Meta.passphraseMode, databaseID: databaseID)
-                .merging([Meta.passphraseWrap: wrap.blob]) { $1 }
+            KeyAccess.settings(key: key, mode: Meta.passphraseMode, databaseID: databaseID, extra: [Meta.passphraseWrap: wrap.blob])
         }
         if database.meta[Meta.passphraseWrap] != wrap.blob {
             throw HelperError(.failure, "another process created \(location.database) at the same time", fix: "run the command again")
@@ -37,15 +40,60 @@ public enum StoreAdministration {
         return "created \(location.database), protected by the passphrase"
     }
 
+    /// Converts a key-file store to a passphrase: a NEW data key (whoever has a copy of
+    /// the key file must not be able to read what is stored from now on), every record
+    /// resealed under it in one transaction, then the old key file wiped unless another
+    /// store still needs it.
+    static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], cost: UInt8,
+                        otherStores: [StoreLocation]) throws -> String {
+        let location = store.location
+        let databaseID = randomBytes(16), key = randomBytes(32)
+        let wrap = try PassphraseWrap.wrap(key, passphrase: passphrase, cost: cost, databaseID: databaseID)
+        let settings = KeyAccess.settings(key: key, mode: Meta.passphraseMode, databaseID: databaseID,
+                                          extra: [Meta.passphraseWrap: wrap.blob])
+        try store.rekey(to: StoreKeys(dataKey: key, databaseID: databaseID), settings: settings)
+        let converted = "\(location.database) is now protected by the passphrase, with a new key"
+        if let other = otherStore(using: oldKey, besides: location, candidates: otherStores) {
+            return converted + "; its old key file \(location.keyFile) was kept, because \(other) still uses it, and no longer opens \(location.database)"
+        }
+        try KeyFile.wipe(location.keyFile)
+        return converted + "; its old key file \(location.keyFile) was wiped, and copies or backups of it no longer open the store"
+    }
+
+    /// Another store whose key is `key`, if any: the default store (by the environment,
+    /// or by XDG) and the `candidates` git's configuration names. The default key file is
+    /// shared by every --db without --key-file; stores named nowhere cannot be found. One
+    /// that cannot be examined counts as needing the key.
+    static func otherStore(using key: [UInt8], besides location: StoreLocation, candidates: [StoreLocation]) -> String? {
+        let defaults = [try? StoreLocation.resolve(database: nil, keyFile: nil), try? StoreLocation.xdgDefault()]
+        for candidate in (defaults.compactMap({ $0?.database }) + candidates.map(\.database))
+        where candidate != location.database && PrivateFiles.exists(candidate) {
+            guard let database = try? StoreDatabase.open(candidate, create: false) else { return candidate }
+            if database.meta[Meta.keyMode] == Meta.keyFileMode, (try? KeyAccess.verified(key, for: database)) != nil {
+                return candidate
+            }
+        }
+        return nil
+    }
+
     /// Changes the passphrase: the data key is rewrapped in one transaction, nothing else changes.
     public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws {
-        var database = try passphraseStore(location)
+        let database = try passphraseStore(location)
         guard let phrase = try current.read(prompt: "Current passphrase for \(location.database): ") else {
             throw current.noOneToAsk
         }
-        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
+        let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location)
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
-        try rewrap(&database, key: key, passphrase: newPhrase, cost: cost)
+        let wrap = try PassphraseWrap.wrap(key.bytes, passphrase: newPhrase, cost: cost, databaseID: database.meta[Meta.databaseID] ?? [])
+        let settings = database.meta.merging([Meta.passphraseWrap: wrap.blob]) { $1 }
+        try StoreDatabase.guarding(database.path) {
+            try database.connection.transaction(writing: true) {
+                guard try database.readMeta() == database.meta else {
+                    throw HelperError(.failure, "another process changed the settings of \(location.database) meanwhile", fix: "run the command again")
+                }
+                try database.write(settings: settings, keys: key.keys)
+            }
+        }
     }
 
     /// Caches the unwrapped key in the kernel keyring for `timeout` seconds.
@@ -57,7 +105,7 @@ public enum StoreAdministration {
             return "\(location.database) uses a key file; there is nothing to unlock"
         }
         guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw passphrase.noOneToAsk }
-        let key = try KeyAccess.unwrap(meta: database.meta, passphrase: phrase, location: location).bytes
+        let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location).bytes
         try KernelKeyring.store(key, description: description(database), timeoutSeconds: timeout)
         return "unlocked \(location.database) for \(timeout) seconds"
     }
@@ -67,16 +115,6 @@ public enum StoreAdministration {
         let database = try passphraseStore(location)
         return KernelKeyring.remove(description: description(database))
             ? "locked \(location.database)" : "\(location.database) was not unlocked"
-    }
-
-    static func rewrap(_ database: inout StoreDatabase, key: [UInt8], passphrase: [UInt8], cost: UInt8) throws {
-        let wrap = try PassphraseWrap.wrap(key, passphrase: passphrase, cost: cost, databaseID: database.meta[Meta.databaseID] ?? [])
-        let update = [Meta.keyMode: Meta.passphraseMode, Meta.passphraseWrap: wrap.blob]
-        let path = database.path
-        try StoreDatabase.guarding(path) { [database] in
-            try database.connection.transaction(writing: true) { try database.write(meta: update) }
-        }
-        database.meta.merge(update) { $1 }
     }
 
     static func passphraseStore(_ location: StoreLocation) throws -> StoreDatabase {

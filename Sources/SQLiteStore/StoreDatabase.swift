@@ -11,7 +11,8 @@ import Musl
 /// its schema, and turning SQLite's errors into one line with a fix.
 struct StoreDatabase {
     static let applicationID: Int64 = 0x4743_5351  // "GCSQ"
-    static let formatVersion: Int64 = 1
+    /// 2: the meta rows are authenticated (settings_mac); 1 (no MAC) is upgraded on open.
+    static let formatVersion: Int64 = 2
     /// Concurrent git processes wait for each other this long instead of failing.
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
@@ -19,10 +20,13 @@ struct StoreDatabase {
     let connection: SQLiteDatabase
     /// Empty when the file holds no store yet (new or zero-length).
     var meta: [String: [UInt8]]
+    /// The file's user_version: 0 for an empty file.
+    var format: Int64 = 0
 
     /// Opens the database at `path`; `nil` when it does not exist and `create` is false,
     /// so that get on a missing store creates nothing.
     static func open(_ path: String, create: Bool) throws -> StoreDatabase? {
+        try StoreFiles.checkDatabase(path)
         if !PrivateFiles.exists(path) {
             guard create else { return nil }
             try PrivateFiles.makeDirectories(PrivateFiles.directory(of: path))
@@ -47,7 +51,7 @@ struct StoreDatabase {
                                   fix: "upgrade git-credential-sqlite")
             }
             try connection.execute("PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA temp_store=MEMORY")
-            var database = StoreDatabase(path: path, connection: connection, meta: [:])
+            var database = StoreDatabase(path: path, connection: connection, meta: [:], format: format)
             if !isEmpty { database.meta = try database.readMeta() }
             return database
         }
@@ -60,16 +64,16 @@ struct StoreDatabase {
         return meta
     }
 
-    /// Creates the schema and records `meta`, unless another process did so first; either
-    /// way, returns the meta that is now in the file.
+    /// Creates the schema and records `meta` (with its MAC: KeyAccess.settings), unless
+    /// another process did so first; either way, returns the meta that is now in the file.
     mutating func initialize(_ makeMeta: () throws -> [String: [UInt8]]) throws {
         let path = self.path
-        meta = try Self.guarding(path) {
+        (meta, format) = try Self.guarding(path) {
             // WAL cannot be switched on inside a transaction; it is recorded in the file.
             try connection.execute("PRAGMA journal_mode=WAL")
             return try connection.transaction(writing: true) {
                 let existing = try readMetaIfAny()
-                if !existing.isEmpty { return existing }
+                if !existing.isEmpty { return (existing, try readFormat()) }
                 try connection.execute("""
                     CREATE TABLE meta(name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
                     CREATE TABLE credential(id INTEGER PRIMARY KEY AUTOINCREMENT, tag BLOB NOT NULL, sealed BLOB NOT NULL);
@@ -79,14 +83,44 @@ struct StoreDatabase {
                     """)
                 let fresh = try makeMeta()
                 try write(meta: fresh)
-                return fresh
+                return (fresh, Self.formatVersion)
             }
         }
     }
 
-    func write(meta: [String: [UInt8]]) throws {
-        let insert = try connection.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)")
+    /// Replaces every meta row by `settings`, authenticated with `keys`, in the current
+    /// format: the one way settings are written (init, conversion, passwd, upgrade).
+    /// Call inside a write transaction.
+    func write(settings: [String: [UInt8]], keys: StoreKeys) throws {
+        var settings = settings
+        settings[Meta.settingsMAC] = keys.settingsMAC(settings, format: Self.formatVersion)
+        try connection.execute("DELETE FROM meta; PRAGMA user_version=\(Self.formatVersion)")
+        try write(meta: settings)
+    }
+
+    private func write(meta: [String: [UInt8]]) throws {
+        let insert = try connection.prepare("INSERT INTO meta(name, value) VALUES (?, ?)")
         for (name, value) in meta { try insert.bind(.text(name), .blob(value)).run() }
+    }
+
+    /// A store of format 1 (settings not authenticated) gets its settings MAC once its
+    /// key is verified, so that from then on editing them is seen. Skipped if another
+    /// process changed the settings meanwhile (the next open upgrades).
+    func upgrade(with key: UnlockedKey) throws {
+        guard format < Self.formatVersion else { return }
+        try Self.guarding(path) {
+            try connection.transaction(writing: true) {
+                guard try readFormat() < Self.formatVersion, try readMeta() == meta else { return }
+                try write(settings: meta, keys: key.keys)
+            }
+        }
+        Trace.note("upgraded \(Trace.quoted(path)) to format \(Self.formatVersion): its settings are authenticated")
+    }
+
+    func readFormat() throws -> Int64 {
+        let version = try connection.prepare("PRAGMA user_version")
+        _ = try version.step()
+        return version.integer(0)
     }
 
     private func readMetaIfAny() throws -> [String: [UInt8]] {

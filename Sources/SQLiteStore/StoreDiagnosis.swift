@@ -9,6 +9,10 @@ import Glibc
 public enum StoreDiagnosis {
     public static func checks(_ location: StoreLocation) -> [HealthCheck] {
         let database = location.database
+        // The rule every command applies before touching the files, so doctor says why they refuse.
+        do throws(HelperError) { try StoreFiles.checkDatabase(database) } catch {
+            return [HealthCheck(.fail, "store", error.message, fix: error.fix)]
+        }
         guard PrivateFiles.exists(database) else {
             return [HealthCheck(.ok, "store", "\(database) does not exist yet; the first store creates it")]
         }
@@ -32,18 +36,28 @@ public enum StoreDiagnosis {
 
     static func key(_ database: StoreDatabase, location: StoreLocation) -> HealthCheck {
         let meta = database.meta
+        do throws(HelperError) { try KeyAccess.checkShape(database) } catch {
+            return HealthCheck(.fail, "store", error.message, fix: error.fix)
+        }
         switch meta[Meta.keyMode] {
         case Meta.keyFileMode?:
+            do throws(HelperError) { try StoreFiles.checkKeyFile(location.keyFile) } catch {
+                return HealthCheck(.fail, "key file", error.message, fix: error.fix)
+            }
             let check = mode(of: location.keyFile, expected: 0o600, what: "key file")
             guard check.verdict == .ok else { return check }
-            guard (try? KeyFile.read(location.keyFile)).flatMap({ KeyAccess.verified($0, for: meta) }) != nil else {
+            let key: UnlockedKey?
+            do throws(HelperError) { key = try KeyAccess.verified(try KeyFile.read(location.keyFile), for: database) } catch {
+                return HealthCheck(.fail, "key file", error.message, fix: error.fix)
+            }
+            guard key != nil else {
                 return HealthCheck(.fail, "key file", "\(location.keyFile) does not open \(location.database)",
                                    fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key made with this store")
             }
             return HealthCheck(.ok, "key file", "\(location.keyFile) (mode 0600) opens the store")
         case Meta.passphraseMode?:
             let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: meta[Meta.databaseID] ?? []))
-            return cached.flatMap { KeyAccess.verified($0, for: meta) } != nil
+            return cached.flatMap { try? KeyAccess.verified($0, for: database) } != nil
                 ? HealthCheck(.ok, "key", "passphrase-protected, unlocked in the kernel keyring")
                 : HealthCheck(.warn, "key", "passphrase-protected and locked: git can read it only where it can ask you",
                               fix: "git-credential-sqlite unlock --timeout 8h")

@@ -6,6 +6,8 @@ import FoundationEssentials
 struct StoreKeys {
     let tagKey: SymmetricKey
     let sealKey: SymmetricKey
+    /// Authenticates the store's settings (the meta rows), so that editing them is seen.
+    let settingsKey: [UInt8]
     /// Stored in the database to tell a wrong key from a damaged record.
     let check: [UInt8]
 
@@ -17,6 +19,17 @@ struct StoreKeys {
         tagKey = SymmetricKey(data: derive("lookup tag"))
         sealKey = SymmetricKey(data: derive("record seal"))
         check = Self.hmac(key: derive("key check"), Array("key check".utf8))
+        settingsKey = derive("settings")
+    }
+
+    /// The MAC of every meta row but its own and of the format version, each name and
+    /// value length-prefixed, in name order: no row can be added, dropped or changed.
+    func settingsMAC(_ meta: [String: [UInt8]], format: Int64) -> [UInt8] {
+        var message = Array("git-credential-sqlite settings".utf8) + withUnsafeBytes(of: format.bigEndian, Array.init)
+        for (name, value) in meta.sorted(by: { $0.key < $1.key }) where name != Meta.settingsMAC {
+            message += RecordCodec.field(Array(name.utf8)) + RecordCodec.field(value)
+        }
+        return Self.hmac(key: settingsKey, message)
     }
 
     /// HKDF-Extract and a one-block HKDF-Expand are each one HMAC; spelled out because

@@ -26,6 +26,12 @@ public struct StoreLocation: Sendable, Equatable {
         return StoreLocation(database: db, keyFile: key)
     }
 
+    /// The default location by XDG alone, whatever the environment variables say.
+    static func xdgDefault() throws -> StoreLocation {
+        StoreLocation(database: try xdgBase("XDG_DATA_HOME", default: ".local/share") + "/\(directoryName)/credentials.db",
+                      keyFile: try xdgBase("XDG_CONFIG_HOME", default: ".config") + "/\(directoryName)/key")
+    }
+
     /// An XDG base directory: the variable if it holds an absolute path (the spec says to
     /// ignore a relative one), else `$HOME/default`.
     static func xdgBase(_ variable: String, default fallback: String) throws -> String {

@@ -95,7 +95,7 @@ import Testing
         let store = try sandbox.store()
         try store.replace(with: credential("h", user: "u", password: "p"))
         #expect(try sandbox.scalar("PRAGMA journal_mode") == "wal")
-        #expect(try sandbox.scalar("PRAGMA user_version") == "1")
+        #expect(try sandbox.scalar("PRAGMA user_version") == "2")
         #expect(try sandbox.scalar("PRAGMA integrity_check") == "ok")
         let connection = store.database.connection
         for (pragma, expected) in [("secure_delete", "1"), ("synchronous", "2"), ("temp_store", "2")] {
@@ -107,9 +107,9 @@ import Testing
 
     @Test func aNewerFormatIsRefusedClearly() throws {
         try sandbox.store().replace(with: credential("h", user: "u", password: "p"))
-        try sandbox.tamper("PRAGMA user_version = 2")
+        try sandbox.tamper("PRAGMA user_version = 3")
         let error = try #require(throws: HelperError.self) { try SQLiteCredentialStore.openExisting(sandbox.location) }
-        #expect(error.message.contains("format version 2, newer than"))
+        #expect(error.message.contains("format version 3, newer than"))
         #expect(error.fix == "upgrade git-credential-sqlite")
     }
 

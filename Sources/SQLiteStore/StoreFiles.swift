@@ -1,0 +1,28 @@
+import CredentialCore
+
+/// The files of a store, checked with PrivateFiles' one rule before anything is read or
+/// written: a database, journal or key pre-created by someone else, or a directory they
+/// can write, would let them roll the store back to a revoked password or take the key.
+enum StoreFiles {
+    /// What SQLite keeps beside the database, when it exists.
+    static let companions = ["-wal", "-shm", "-journal"]
+
+    /// The database, its companions, its directory and the directories above.
+    static func checkDatabase(_ path: String) throws(HelperError) {
+        try checkDirectories(of: path)
+        try PrivateFiles.checkOwned(path, as: .file)
+        for suffix in companions { try PrivateFiles.checkOwned(path + suffix, as: .file) }
+    }
+
+    /// The key file's directory and the directories above. The key file itself gets the
+    /// same rule, stricter (not even readable by others), from PrivateFiles.readSecret on
+    /// the descriptor it reads.
+    static func checkKeyFile(_ path: String) throws(HelperError) {
+        try checkDirectories(of: path)
+    }
+
+    static func checkDirectories(of path: String) throws(HelperError) {
+        try PrivateFiles.checkAncestors(of: path)
+        try PrivateFiles.checkOwned(PrivateFiles.directory(of: path), as: .directory)
+    }
+}
