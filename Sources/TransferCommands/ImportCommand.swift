@@ -97,7 +97,15 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     /// that not everything asked for was done.
     func removePlaintext(_ sources: [ImportSource], store: CredentialStore) throws {
         var kept: [HelperError] = []
-        for source in sources {
+        var removed: [SourceFile] = []
+        // Files named as themselves first: a link to one of them (~/.git-credentials to
+        // ~/.config/git/credentials) then finds its plaintext already gone.
+        let ordered = sources.filter { $0.plaintextFile?.isLink != true } + sources.filter { $0.plaintextFile?.isLink == true }
+        for source in ordered {
+            if let file = source.plaintextFile, let earlier = removed.first(where: file.isSameFile) {
+                if earlier.path != file.path { SystemIO.writeAll(2, "left \(file.path): it leads to \(earlier.path), removed\n") }
+                continue
+            }
             guard let file = source.plaintextFile else {
                 SystemIO.writeAll(2, "kept \(source.name): --remove-source wipes plaintext files only\n")
                 continue
@@ -118,6 +126,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             }
             do throws(SourceFile.Kept) {
                 try file.wipe()
+                removed.append(file)
                 SystemIO.writeAll(2, "removed \(file.path)\n")
             } catch {
                 kept.append(HelperError(.failure, "kept \(file.path): \(error.reason)", fix: error.fix))

@@ -72,14 +72,23 @@ struct SourceFile {
     /// survive; removing the name is what we can do.
     func wipe() throws(Kept) {
         guard isRegular else {
-            throw Kept(reason: "it is not a regular file (\(kind)), so there is nothing to wipe", fix: nil)
+            throw Kept(reason: "it is not a regular file (\(kind)), so it holds nothing to wipe",
+                       fix: "remove it yourself if nothing needs it")
         }
-        // The name first, for a message that says what is there now.
+        // The name first, for a message that says what is there now; then the descriptor,
+        // which is what counts.
         var named = stat()
         guard lstat(path, &named) == 0 else {
             throw Kept(reason: "it changed since it was read (\(SystemIO.errorText()))", fix: "check it, then import it again")
         }
-        if named.st_mode & S_IFMT == S_IFLNK {
+        if isLink {
+            var led = stat()
+            guard stat(path, &led) == 0, Self.same(led, info) else {
+                throw Kept(reason: "it was replaced since it was read (by a symbolic link)", fix: "check it, then import it again")
+            }
+            // What the user means is the target, but a link is how dotfile managers and
+            // repositories keep it: wiping it there is theirs to decide, and its history
+            // would keep it anyway.
             let target = Self.resolved(path)
             throw Kept(reason: "it is a symbolic link to \(target), which holds the credentials in clear",
                        fix: "remove the plaintext in \(target) yourself (and from its history, if it is in a repository), then the link")
@@ -97,7 +106,7 @@ struct SourceFile {
         try check(opened)
         try overwrite(fd, size: Int(opened.st_size))
         var now = stat()
-        guard lstat(path, &now) == 0, now.st_dev == opened.st_dev, now.st_ino == opened.st_ino else {
+        guard lstat(path, &now) == 0, Self.same(now, opened) else {
             throw Kept(reason: "overwrote it with zeros, but its name was given to another file meanwhile, which is kept",
                        fix: "check \(path)")
         }
@@ -107,10 +116,21 @@ struct SourceFile {
         PrivateFiles.syncDirectory(of: path)
     }
 
+    /// Whether its name is a symbolic link now.
+    var isLink: Bool {
+        var named = stat()
+        return lstat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Whether two names lead to the same file.
+    static func same(_ one: stat, _ other: stat) -> Bool { one.st_dev == other.st_dev && one.st_ino == other.st_ino }
+
+    func isSameFile(as other: SourceFile) -> Bool { Self.same(info, other.info) }
+
     /// Whether `now` (the file's name or the opened file) is still the file that was read,
     /// and one we may wipe.
     func check(_ now: stat) throws(Kept) {
-        guard now.st_dev == info.st_dev, now.st_ino == info.st_ino, now.st_mode & S_IFMT == S_IFREG else {
+        guard Self.same(now, info), now.st_mode & S_IFMT == S_IFREG else {
             throw Kept(reason: "it was replaced since it was read (by \(SourceFile(path: path, info: now).kind))",
                        fix: "check it, then import it again")
         }
