@@ -68,9 +68,10 @@ public struct PassphraseWrap: Sendable {
     }
 
     /// Whether data sealed with these parameters may be opened at all when it may ask for at
-    /// most `limit` bytes (see `scryptBytes`).
+    /// most `limit` bytes (see `scryptBytes`). scrypt itself (RFC 7914, BoringSSL) also
+    /// wants N < 2^(16·r): beyond, it fails with an error no one could act on.
     public static func isRunnable(cost: UInt8, blockSize: UInt8, parallelism: UInt8, limit: Int) -> Bool {
-        (1...30).contains(cost) && blockSize > 0 && parallelism > 0
+        (1...30).contains(cost) && blockSize > 0 && parallelism > 0 && Int(cost) < 16 * Int(blockSize)
             && scryptBytes(cost: cost, blockSize: blockSize, parallelism: parallelism) <= limit
     }
 
