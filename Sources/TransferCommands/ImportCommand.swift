@@ -24,7 +24,15 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 counted and skipped.
 
                 --remove-source overwrites and removes each plaintext file once every entry \
-                in it reads back from the store; a file with skipped lines is kept.
+                in it reads back from the store, and only the very file that was read. It \
+                keeps, and says why, a file with skipped lines, a symbolic link (a dotfile \
+                manager's: wipe its target yourself, and from its repository's history), a \
+                file with other hard links, of another user, read-only, or changed since it \
+                was read.
+
+                An export file that is truncated, damaged or altered says so, apart from a \
+                wrong passphrase; one larger than 16 MiB, or asking for more scrypt work than \
+                export writes, is refused before any work.
 
                 Examples:
                   git-credential-\(name) import
