@@ -72,8 +72,8 @@ struct SourceFile {
     /// survive; removing the name is what we can do.
     func wipe() throws(Kept) {
         guard isRegular else {
-            throw Kept(reason: "it is not a regular file (\(kind)), so it holds nothing to wipe",
-                       fix: "remove it yourself if nothing needs it")
+            throw Kept(reason: "it is not a regular file (\(kind)), so nothing of what was read is left in it to wipe",
+                       fix: "if a plaintext file fed it, remove that file yourself")
         }
         // The name first, for a message that says what is there now; then the descriptor,
         // which is what counts.
@@ -173,7 +173,7 @@ struct SourceFile {
         switch info.st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO"
+        case S_IFIFO: "a pipe or FIFO"
         case S_IFSOCK: "a socket"
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"

@@ -120,7 +120,21 @@ import Glibc
         #expect(mkfifo(path, 0o600) == 0)
         let result = try sandbox.run("/bin/sh", ["-c", #"printf %s "$1" > "$2" & exec "$3" import --remove-source "$2""#,
                                                  "sh", Self.line, path, BuiltProducts.sqliteHelper], timeout: 15)
-        try expectKept(result, path, mentioning: ["not a regular file (a FIFO)"])
+        try expectKept(result, path, mentioning: ["not a regular file (a pipe or FIFO)", "if a plaintext file fed it, remove that file yourself"])
+        #expect(fileExists(path))
+
+        // The same through a pipe on standard input.
+        let piped = try sandbox.run(BuiltProducts.sqliteHelper, ["import", "--remove-source", "/dev/stdin"], input: Array(Self.line.utf8))
+        try expectKept(piped, "/dev/stdin", mentioning: ["not a regular file (a pipe or FIFO)"])
+    }
+
+    /// Standard input redirected from a file is read through /dev/stdin, a link into
+    /// /proc: the file is named, not wiped through the link.
+    @Test func standardInputFromAFileIsKeptAndTheFileNamed() throws {
+        let path = try sandbox.file("redirected", Self.line)
+        let result = try sandbox.run("/bin/sh", ["-c", #"exec "$0" import --remove-source /dev/stdin < "$1""#, BuiltProducts.sqliteHelper, path])
+        try expectKept(result, "/dev/stdin", mentioning: ["symbolic link to \(realPath(path))"])
+        #expect(contents(of: path) == Array(Self.line.utf8))
     }
 
     /// A FIFO where git keeps its plaintext file is refused at once, not waited on.
@@ -128,7 +142,7 @@ import Glibc
         #expect(mkfifo(sandbox.home + "/.git-credentials", 0o600) == 0)
         let result = try sandbox.run(BuiltProducts.sqliteHelper, ["import", "--remove-source"], timeout: 10)
         #expect(!result.timedOut, "the import waited on the FIFO")
-        expectOneLineFailure(result, exitCode: 1, mentioning: ["\(sandbox.home)/.git-credentials", "not a regular file (a FIFO)"])
+        expectOneLineFailure(result, exitCode: 1, mentioning: ["\(sandbox.home)/.git-credentials", "not a regular file (a pipe or FIFO)"])
         #expect(!fileExists(sandbox.database))
     }
 
@@ -152,7 +166,7 @@ import Glibc
                     reason: "replaced since it was read (by a regular file)"),
         Replacement(testDescription: "a symbolic link", commands: #"ln -s "$V" "$P.new"; mv -T "$P.new" "$P""#,
                     reason: "replaced since it was read (by a symbolic link)"),
-        Replacement(testDescription: "a FIFO", commands: #"rm "$P"; mkfifo "$P""#, reason: "replaced since it was read (by a FIFO)"),
+        Replacement(testDescription: "a FIFO", commands: #"rm "$P"; mkfifo "$P""#, reason: "replaced since it was read (by a pipe or FIFO)"),
         Replacement(testDescription: "a directory", commands: #"rm "$P"; mkdir "$P""#, reason: "replaced since it was read (by a directory)"),
         Replacement(testDescription: "an appended line", commands: #"printf %s "$OTHER" >> "$P""#, reason: "changed since it was read"),
         Replacement(testDescription: "a new hard link", commands: #"ln "$P" "$P.second""#, reason: "1 other name"),
