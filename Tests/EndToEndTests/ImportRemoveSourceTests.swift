@@ -107,6 +107,25 @@ import Glibc
         #expect(contents(of: path) == Array(Self.line.utf8))
     }
 
+    /// A user's own file in a directory they cannot write: its contents go, its name
+    /// cannot, and the line says exactly that (run as a second uid through setpriv).
+    @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user"))
+    func aFileWhoseNameCannotGoIsEmptiedAndSaidSo() throws {
+        chmod(sandbox.root, 0o711)
+        let home = sandbox.root + "/nobody", locked = sandbox.root + "/locked"
+        #expect(mkdir(home, 0o700) == 0 && chown(home, 65534, 65534) == 0 && mkdir(locked, 0o755) == 0)
+        let path = try sandbox.file("locked/credentials", Self.line)
+        #expect(chown(path, 65534, 65534) == 0)
+        let result = try sandbox.run(Sandbox.which("setpriv") ?? "/usr/bin/setpriv",
+                                     ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.sqliteHelper, "import", "--remove-source", path],
+                                     environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"])
+        #expect(result.exitCode == 1 && result.stderrLines.first == "imported 1 credentials from \(path)", "\(result)")
+        #expect(result.stderrLines.last == "git-credential-sqlite: kept \(path): overwrote it with zeros, but cannot remove it: "
+                    + "Permission denied. Fix: remove the emptied file yourself", "\(result)")
+        let left = try #require(contents(of: path))
+        #expect(left.count == Self.line.utf8.count && left.allSatisfy { $0 == 0 }, "not overwritten: \(left)")
+    }
+
     @Test func aReadOnlyFileIsKept() throws {
         let path = try sandbox.file("read-only", Self.line, mode: 0o400)
         try expectKept(try helper.run(["import", "--remove-source", path]), path, mentioning: ["read-only (mode 400)", "chmod u+w \(path)"])
