@@ -1,3 +1,5 @@
+import CProcess
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -80,6 +82,9 @@ public enum SecretPrompt {
         var saved = termios()
         let hidesEcho = !echo && tcgetattr(fd, &saved) == 0
         if hidesEcho {
+            // Before echo goes off: Ctrl-C or a kill at the prompt must not leave the
+            // terminal without echo for the shell and whatever runs next.
+            cterminal_guard(fd, &saved)
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(fd, TCSAFLUSH, &quiet)
@@ -87,6 +92,7 @@ public enum SecretPrompt {
         defer {
             if hidesEcho {
                 tcsetattr(fd, TCSAFLUSH, &saved)
+                cterminal_release()
                 SystemIO.writeAll(fd, "\n")
             }
         }

@@ -58,9 +58,25 @@ public struct PassphraseWrap: Sendable {
         return Array(key)
     }
 
+    /// 128·r·N·p bytes: scrypt's memory at p = 1, and its time as a multiple of it. One
+    /// number bounds both what a hostile file can make us allocate and how long it can make
+    /// us run. `Int.max` when it overflows.
+    public static func scryptBytes(cost: UInt8, blockSize: UInt8, parallelism: UInt8) -> Int {
+        guard cost <= 40 else { return .max }
+        let (bytes, overflow) = (128 * Int(blockSize) * Int(parallelism)).multipliedReportingOverflow(by: 1 << Int(cost))
+        return overflow ? .max : bytes
+    }
+
+    /// Whether data sealed with these parameters may be opened at all when it may ask for at
+    /// most `limit` bytes (see `scryptBytes`). scrypt itself (RFC 7914, BoringSSL) also
+    /// wants N < 2^(16·r): beyond, it fails with an error no one could act on.
+    public static func isRunnable(cost: UInt8, blockSize: UInt8, parallelism: UInt8, limit: Int) -> Bool {
+        (1...30).contains(cost) && blockSize > 0 && parallelism > 0 && Int(cost) < 16 * Int(blockSize)
+            && scryptBytes(cost: cost, blockSize: blockSize, parallelism: parallelism) <= limit
+    }
+
     static func deriveKey(_ passphrase: [UInt8], salt: [UInt8], cost: UInt8, blockSize: UInt8, parallelism: UInt8) throws -> SymmetricKey {
-        let memory = 128 * Int(blockSize) * (1 << Int(min(cost, 40))) * Int(parallelism)
-        guard (1...30).contains(cost), blockSize > 0, parallelism > 0, memory <= maximumMemory else {
+        guard isRunnable(cost: cost, blockSize: blockSize, parallelism: parallelism, limit: maximumMemory) else {
             throw HelperError(.failure, "the store asks for scrypt parameters beyond what is safe to run (log2 N \(cost), r \(blockSize), p \(parallelism))",
                               fix: "the database was not written by git-credential-sqlite; restore it from a backup")
         }

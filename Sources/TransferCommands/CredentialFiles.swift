@@ -10,8 +10,8 @@ struct ImportSource {
     var credentials: [Credential]
     /// Entries (lines, netrc machines) that were not complete credentials.
     var skipped: Int
-    /// The file to wipe after a verified import: set for plaintext files only.
-    var plaintextPath: String?
+    /// The file as it was read, to wipe after a verified import: set for plaintext files only.
+    var plaintextFile: SourceFile? = nil
 }
 
 /// git-credential-store's file format: one `proto://user:password@host[/path]` per line,
@@ -27,7 +27,7 @@ enum GitCredentialsFile {
                 skipped += 1
             }
         }
-        return ImportSource(name: name, credentials: credentials, skipped: skipped, plaintextPath: name)
+        return ImportSource(name: name, credentials: credentials, skipped: skipped)
     }
 
     /// The line git-credential-store would write; `nil` for what it cannot hold (no
@@ -106,7 +106,7 @@ enum NetrcFile {
             }
         }
         finish()
-        return ImportSource(name: name, credentials: credentials, skipped: skipped, plaintextPath: name)
+        return ImportSource(name: name, credentials: credentials, skipped: skipped)
     }
 
     /// The tokens, comments and macro bodies left out.
@@ -146,34 +146,5 @@ enum NetrcFile {
             }
         }
         return result
-    }
-}
-
-/// Reading and wiping the files an import names.
-enum SourceFile {
-    static func read(_ path: String) throws -> [UInt8] {
-        guard let bytes = SystemIO.readFile(path, limit: 1 << 30) else {
-            throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: "check the path and its permissions")
-        }
-        return bytes
-    }
-
-    /// Overwrites the file with zeros, syncs, then removes it. On a copy-on-write or
-    /// journaling file system old blocks may survive; removing the name is what we can do.
-    static func wipe(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-        if fd >= 0 {
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_size > 0 {
-                SystemIO.writeAll(fd, [UInt8](repeating: 0, count: Int(info.st_size)))
-                fsync(fd)
-            }
-            close(fd)
-        }
-        guard unlink(path) == 0 else {
-            throw HelperError(.failure, "imported, but cannot remove \(path): \(SystemIO.errorText())",
-                              fix: "remove it yourself: every credential in it is stored")
-        }
-        PrivateFiles.syncDirectory(of: path)
     }
 }

@@ -24,7 +24,15 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 counted and skipped.
 
                 --remove-source overwrites and removes each plaintext file once every entry \
-                in it reads back from the store; a file with skipped lines is kept.
+                in it reads back from the store, and only the very file that was read. It \
+                keeps, and says why, a file with skipped lines, a symbolic link (a dotfile \
+                manager's: wipe its target yourself, and from its repository's history), a \
+                file with other hard links, of another user, read-only, or changed since it \
+                was read.
+
+                An export file that is truncated, damaged or altered says so, apart from a \
+                wrong passphrase; one larger than 16 MiB, or asking for more scrypt work than \
+                export writes, is refused before any work.
 
                 Examples:
                   git-credential-\(name) import
@@ -74,44 +82,67 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                               fix: "name a file, or use --from sqlite or --from secretservice")
         }
         return try paths.map { path in
-            let bytes = try SourceFile.read(path)
+            let (file, bytes) = try SourceFile.read(path, defaultFile: files.isEmpty)
             if ExportArchive.isArchive(bytes) { return try openArchive(bytes, name: path) }
-            return NetrcFile.looksLikeNetrc(bytes) ? NetrcFile.read(bytes, name: path) : GitCredentialsFile.read(bytes, name: path)
+            var source = NetrcFile.looksLikeNetrc(bytes) ? NetrcFile.read(bytes, name: path) : GitCredentialsFile.read(bytes, name: path)
+            source.plaintextFile = file
+            return source
         }
     }
 
     func openArchive(_ bytes: [UInt8], name: String) throws -> ImportSource {
         let source = PassphraseSource(fd: filePassphraseFD, option: "--file-passphrase-fd")
-        guard let passphrase = try source.read(prompt: "Passphrase for \(name): ") else { throw source.noOneToAsk }
-        guard let credentials = try ExportArchive.open(bytes, passphrase: passphrase) else {
-            throw HelperError(.usage, "wrong passphrase for \(name)", fix: "give the passphrase the file was exported with")
+        let credentials = try ExportArchive.open(bytes, name: name) {
+            guard let passphrase = try source.read(prompt: "Passphrase for \(name): ") else { throw source.noOneToAsk }
+            return passphrase
         }
-        return ImportSource(name: name, credentials: credentials, skipped: 0, plaintextPath: nil)
+        return ImportSource(name: name, credentials: credentials, skipped: 0)
     }
 
     /// Each plaintext file goes only when every credential read from it is found again,
-    /// secrets and all.
+    /// secrets and all, and only the file that was read (see `SourceFile.wipe`). Each file
+    /// kept gets its own line, the last one as the error, so that the exit status says
+    /// that not everything asked for was done.
     func removePlaintext(_ sources: [ImportSource], store: CredentialStore) throws {
-        for source in sources {
-            guard let path = source.plaintextPath else {
+        var kept: [HelperError] = []
+        var removed: [SourceFile] = []
+        // Files named as themselves first: a link to one of them (~/.git-credentials to
+        // ~/.config/git/credentials) then finds its plaintext already gone.
+        let ordered = sources.filter { $0.plaintextFile?.isLink != true } + sources.filter { $0.plaintextFile?.isLink == true }
+        for source in ordered {
+            if let file = source.plaintextFile, let earlier = removed.first(where: file.isSameFile) {
+                if earlier.path != file.path { SystemIO.writeAll(2, "left \(file.path): it leads to \(earlier.path), removed\n") }
+                continue
+            }
+            guard let file = source.plaintextFile else {
                 SystemIO.writeAll(2, "kept \(source.name): --remove-source wipes plaintext files only\n")
                 continue
             }
             if source.skipped > 0 {
-                throw HelperError(.failure, "kept \(path): \(source.skipped) entries in it were not imported",
-                                  fix: "move them by hand, then remove the file")
+                kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped) entries in it were not imported",
+                                        fix: "move them by hand, then remove the file"))
+                continue
             }
             let missing = try source.credentials.filter { credential in
                 let key = Credential(protocol: credential.protocol, host: credential.host, path: credential.path, username: credential.username)
                 return try !store.items(matching: key, for: .lookup).contains(credential.storable)
             }
             if !missing.isEmpty {
-                throw HelperError(.failure, "kept \(path): \(missing.count) of its credentials do not read back from the store",
-                                  fix: "check the store (list, doctor), then import again")
+                kept.append(HelperError(.failure, "kept \(file.path): \(missing.count) of its credentials do not read back from the store",
+                                        fix: "check the store (list, doctor), then import again"))
+                continue
             }
-            try SourceFile.wipe(path)
-            SystemIO.writeAll(2, "removed \(path)\n")
+            do throws(SourceFile.Kept) {
+                try file.wipe()
+                removed.append(file)
+                SystemIO.writeAll(2, "removed \(file.path)\n")
+            } catch {
+                kept.append(HelperError(.failure, "kept \(file.path): \(error.reason)", fix: error.fix))
+            }
         }
+        guard let last = kept.popLast() else { return }
+        for error in kept { SystemIO.writeAll(2, error.line(program: "git-credential-" + Options.Settings.helperName) + "\n") }
+        throw last
     }
 }
 
@@ -140,7 +171,7 @@ enum Sibling {
             throw HelperError(.failure, "\(program) could not export: \(result.lastErrorLine)", fix: "run \(program) doctor")
         }
         do {
-            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output), skipped: 0, plaintextPath: nil)
+            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output), skipped: 0)
         } catch {
             throw HelperError(.failure, "\(program) wrote something that is not credentials: \(error.message)", fix: "run \(program) doctor")
         }

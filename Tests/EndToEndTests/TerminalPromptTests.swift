@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The passphrase asked on the terminal (/dev/tty, echo off), as a person at a
 /// terminal sees it. A pseudo-terminal driven by python3 plays the person: it waits for
 /// each prompt before typing the answer, as someone would.
@@ -25,6 +29,7 @@ import Testing
         #expect(created.code == 0)
         #expect(created.terminal.contains("New passphrase for") && created.terminal.contains("Repeat the passphrase"))
         #expect(!created.terminal.contains("tty phrase"), "the passphrase was echoed")
+        #expect(created.echo, "the terminal was left without echo")
 
         let unlocked = try atTerminal(["unlock", "--timeout", "60"], answers: ["tty phrase"])
         #expect(unlocked.code == 0)
@@ -47,5 +52,26 @@ import Testing
         let created = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["one phrase", "another"])
         #expect(created.code == 2)
         #expect(!fileExists(sandbox.database))
+    }
+
+    /// Ctrl-C (SIGINT through the terminal itself) or SIGTERM while a passphrase is typed:
+    /// the program dies of the signal as before, and the terminal echoes again, for the
+    /// shell and whatever runs next.
+    @Test(arguments: ["\u{03}", "signal:15"])
+    func aSignalAtThePromptGivesTheTerminalItsEchoBack(_ interruption: String) throws {
+        let other = Sandbox.sqliteElsewhere(sandbox)
+        try other.storeAll(Self.credential)
+        let phrase = try sandbox.file("phrase", "export phrase\n")
+        let file = sandbox.root + "/backup.gitcred"
+        let exported = try sandbox.run(BuiltProducts.sqliteHelper,
+                                       other.options + ["export", "--output", file, "--file-passphrase-fd", "3", "--scrypt-cost", "10"],
+                                       inputFiles: [3: phrase])
+        #expect(exported.exitCode == 0, "\(exported)")
+
+        let session = try atTerminal(["import", file], answers: [interruption])
+        #expect(session.terminal.contains("Passphrase for"), "\(session)")
+        #expect(session.code == (interruption == "signal:15" ? -Int(SIGTERM) : -Int(SIGINT)), "not ended by the signal: \(session)")
+        #expect(session.echo, "the terminal was left without echo")
+        #expect(!fileExists(sandbox.database), "an interrupted import stored something")
     }
 }

@@ -5,12 +5,16 @@ import Testing
 struct TerminalSession {
     let terminal: String
     let stdout: String
+    /// The exit status; minus the signal's number when a signal ended the program.
     let code: Int
+    /// Whether the terminal echoes what is typed, once the program has ended.
+    let echo: Bool
 }
 
 extension Sandbox {
     /// Runs `executable` with its stdin from `input` and /dev/tty on a pseudo-terminal that
-    /// answers the prompts in order (python3 plays the person); stderr goes to the terminal
+    /// answers the prompts in order (python3 plays the person: an answer starting with ^C is
+    /// typed as it is, with no Enter; "signal:N" sends signal N instead); stderr goes to the terminal
     /// too when `stderrOnTerminal`, else nowhere.
     func atTerminal(_ executable: String, _ arguments: [String], input: [UInt8] = [], answers: [String],
                     stderrOnTerminal: Bool = false, environment extra: [String: String] = [:]) throws -> TerminalSession {
@@ -22,7 +26,7 @@ extension Sandbox {
         expectSuccess(result)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.bytes)) as? [String: Any])
         return TerminalSession(terminal: report["terminal"] as? String ?? "", stdout: report["stdout"] as? String ?? "",
-                               code: report["code"] as? Int ?? -1)
+                               code: report["code"] as? Int ?? -1, echo: report["echo"] as? Bool ?? false)
     }
 
     /// The person at the terminal, in python3: a pseudo-terminal as the controlling
@@ -51,7 +55,11 @@ extension Sandbox {
             pending += chunk
             if pending.rstrip().endswith((b":", b"]")) and answers:
                 time.sleep(0.05)
-                os.write(master, answers.pop(0) + b"\n")
+                answer = answers.pop(0)
+                if answer.startswith(b"signal:"):
+                    os.kill(child.pid, int(answer[7:]))
+                else:
+                    os.write(master, answer if answer.startswith(b"\x03") else answer + b"\n")
                 pending = b""
     if child.poll() is None:
         child.kill()
@@ -65,6 +73,9 @@ extension Sandbox {
             break
         shown += chunk
     out = child.stdout.read()
-    print(json.dumps({"terminal": shown.decode(errors="replace"), "stdout": out.decode(errors="replace"), "code": child.wait()}))
+    code = child.wait()
+    # The terminal's settings as the program left them (the master reports the slave's).
+    echo = bool(termios.tcgetattr(master)[3] & termios.ECHO)
+    print(json.dumps({"terminal": shown.decode(errors="replace"), "stdout": out.decode(errors="replace"), "code": code, "echo": echo}))
     """#
 }
