@@ -82,6 +82,6 @@ extension BasicAuthHeaderCommand {
                 index % 2 == 0 ? String(decoding: part, as: UTF8.self) : Trace.quoted(Array(part))
             }.joined()
         }())
-        exit(traced ? 0 : 1)
+        Glibc.exit(traced ? 0 : 1)
     }
 }
