@@ -186,6 +186,7 @@ import Glibc
         (["--silent=yes", "URL"], "--silent=...: curl takes no --option=value"),
         (["-H", "Authorization: Basic eDp5", "URL"], "-H authorization: credential-curl sends the Authorization header itself"),
         (["-H", "authorization;", "URL"], "-H authorization: credential-curl sends"),
+        (["-H", " Authorization : Basic eDp5", "URL"], "-H authorization: credential-curl sends"),
         (["-H", "Host: 127.0.0.2", "URL"], "-H host would send the credential to another site"),
         (["-H@HEADERS", "URL"], "-H @"),
         (["-H", "X-A: 1\r\nAuthorization: Basic eDp5", "URL"], "the -H value holds a control character"),
@@ -288,6 +289,16 @@ import Glibc
             #expect(String(decoding: contents(of: outputFile) ?? [], as: UTF8.self) == "into a file")
         }
         try expectNothingLeaked()
+    }
+
+    /// Whatever else curl writes on stderr (its progress meter, a body sent there), the
+    /// wrapper still finds the status: the stale credential is rejected after the 401.
+    @Test(arguments: [[], ["-#"], ["-sS", "-o", "/dev/stderr"], ["-s", "-D", "/dev/stderr"]])
+    func theStatusIsFoundWhateverCurlWritesOnStderr(options: [String]) throws {
+        try machine.store(username: "alice", password: "stale password", for: server)
+        let result = try machine.credentialCurl(options + [server.url("/echo")])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(try machine.storedPassword(for: server) == nil, "the 401 was not seen: \(result)")
     }
 
     /// --help lists what is passed on and says what is refused and why.
