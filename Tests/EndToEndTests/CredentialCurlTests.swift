@@ -301,6 +301,23 @@ import Glibc
         #expect(try machine.storedPassword(for: server) == nil, "the 401 was not seen: \(result)")
     }
 
+    /// The header is in none of curl's outputs the caller may ask for: -i, -D, and every
+    /// --write-out variable that names headers or the request.
+    @Test func theHeaderIsInNoOutput() throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let headers = machine.sandbox.root + "/dumped-headers"
+        let result = try machine.credentialCurl(["-sS", "-i", "-L", "-D", headers, "-w", "%{header_json}%{json}%{url}%{url_effective}",
+                                                 server.url("/redirect-other-host")])
+        #expect(result.exitCode == 0, "\(result)")
+        let outputs = [result.stdoutText, result.stderrText, String(decoding: contents(of: headers) ?? [], as: UTF8.self)]
+        #expect(outputs[0].contains("landed") && outputs[2].hasPrefix("HTTP/1.1 302"), "\(result)")
+        for output in outputs {
+            #expect(!output.lowercased().contains("authorization") && !output.contains(Data(credentialBytes).base64EncodedString()),
+                    "\(output)")
+        }
+        try expectNothingLeaked()
+    }
+
     /// --help lists what is passed on and says what is refused and why.
     @Test func helpSaysWhatIsRefused() throws {
         let result = try machine.sandbox.run(SourceTree.credentialCurl, ["--help"])
