@@ -152,6 +152,7 @@ import Glibc
     /// the option (exit 2); the second server got nothing, the credential is still stored.
     @Test(arguments: [
         (["URL", "ELSEWHERE"], "ELSEWHERE is a second URL"),
+        (["URL", "http://alice:hunter2@127.0.0.2/"], "http://alice:<redacted>@127.0.0.2/ is a second URL"),
         (["--url", "ELSEWHERE", "URL"], "--url would"),
         (["ELSEWHERE", "--next", "URL"], "--next would"),
         (["ELSEWHERE", "-:", "URL"], "-: would"),
