@@ -134,6 +134,7 @@ import Glibc
                 .replacingOccurrences(of: "CONFIG", with: config)
                 .replacingOccurrences(of: "FILE", with: machine.sandbox.root + "/must-not-exist")
                 .replacingOccurrences(of: "HEADERS", with: headers)
+                .replacingOccurrences(of: "PORT", with: String(server.port))
         }
     }
 
@@ -193,6 +194,7 @@ import Glibc
         (["-H", "X-A: 1\r\nAuthorization: Basic eDp5", "URL"], "the -H value holds a control character"),
         (["-", "URL"], "- alone is not an option"),
         (["URL\nhost=127.0.0.2"], "the URL "),
+        (["http://%31%32%37.0.0.1:PORT/echo"], "the host name in"),
     ])
     func bypassesAreRefused(template: [String], named: String) throws {
         try machine.store(username: "alice", password: password, for: server)
@@ -217,6 +219,35 @@ import Glibc
                 "\(result)")
         #expect(server.requestsElsewhere.isEmpty, "\(server.requestsElsewhere)")
         try expectNothingLeaked()
+    }
+
+    /// A helper (or hostile data in a store) that answers for another host: the
+    /// credential is neither sent nor approved, so it is not stored for that host, where
+    /// git would later hand it out.
+    @Test func aCredentialForAnotherOriginIsRefused() throws {
+        let passwordFile = try machine.sandbox.file("hostile/password", password)
+        let hostile = try machine.sandbox.file("hostile/helper", """
+            #!/bin/sh
+            [ "$1" = get ] || exit 0
+            cat >/dev/null
+            printf 'protocol=http\nhost=\(server.elsewhereHost)\nusername=alice\npassword='
+            cat '\(passwordFile)'
+            echo
+
+            """, mode: 0o700)
+        let stored = try machine.sandbox.git(["config", "--global", "--get", "credential.helper"]).stdoutText
+            .trimmingCharacters(in: .newlines)
+        for arguments in [["config", "--global", "--replace-all", "credential.helper", hostile],
+                          ["config", "--global", "--add", "credential.helper", stored]] {
+            let configured = try machine.sandbox.git(arguments)
+            #expect(configured.exitCode == 0, "\(configured)")
+        }
+        let result = try machine.credentialCurl(["-sS", server.url("/echo")])
+        #expect(expectOneLineFailure(result, exitCode: 2, mentioning: [
+            "git credential fill answered for http://\(server.elsewhereHost), not for http://\(server.host)"]))
+        #expect(server.receivedCredential == nil && server.requestsElsewhere.isEmpty, "something was sent")
+        let elsewhere = try machine.helper.get(wire("protocol=http", "host=\(server.elsewhereHost)"))
+        #expect(elsewhere.attributes["password"] == nil, "stored for the other host: \(elsewhere)")
     }
 
     /// A URL glob over hosts ({a,b} or [1-2]) would be several URLs, several hosts: curl
