@@ -173,6 +173,7 @@ import Glibc
         (["--netrc-file", "FILE", "URL"], "--netrc-file is curl's own authentication"),
         (["-v", "URL"], "-v would print or write the Authorization header"),
         (["-sSv", "URL"], "-v (in -sSv) would print"),
+        (["-sSualice:hunter2", "URL"], "-u (in -sSu...) is curl's own authentication"),
         (["--verb", "URL"], "--verb (--verbose abbreviated) would print"),
         (["--trace", "FILE", "URL"], "--trace would print"),
         (["--trace-ascii", "FILE", "URL"], "--trace-ascii would print"),
@@ -204,6 +205,7 @@ import Glibc
         #expect(expectOneLineFailure(result, exitCode: 2, mentioning: [". Fix: "]))
         #expect(result.stderrLines.first?.hasPrefix("credential-curl: " + named) == true, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
+        #expect(!result.stderrText.contains("hunter2"), "a password on stderr: \(result)")
         #expect(server.receivedCredential == nil, "something was sent")
         #expect(server.requestsElsewhere.isEmpty, "something reached the second server: \(server.requestsElsewhere)")
         try expectNothingLeaked()
