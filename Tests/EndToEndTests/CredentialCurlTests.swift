@@ -390,17 +390,22 @@ import Glibc
     }
 
     /// The script's trace goes through the one trace writer: a symlink (to a victim's
-    /// file) is not followed, a FIFO does not block; the request goes on. (The FIFO case
-    /// holds once Trace.swift opens without blocking: issue 10, item 5.)
-    @Test(arguments: ["symlink", "fifo"])
+    /// file) is not followed, a FIFO does not block, another user's file (0666, made by
+    /// uid 65534) is not written; the request goes on. (The FIFO and other-user cases
+    /// hold once Trace.swift opens only the user's regular files, without blocking:
+    /// issue 10, item 5.)
+    @Test(arguments: ["symlink", "fifo", "another user's file"])
     func theTraceFollowsNoLinkAndNeverBlocks(kind: String) throws {
         try machine.store(username: "alice", password: password, for: server)
         let victim = try machine.sandbox.file("victim-gitconfig", "[user]\n\tname = victim\n", mode: 0o644)
         let trace = machine.sandbox.root + "/trace-" + kind
-        if kind == "symlink" {
-            try FileManager.default.createSymbolicLink(atPath: trace, withDestinationPath: victim)
-        } else {
-            #expect(mkfifo(trace, 0o600) == 0)
+        switch kind {
+        case "symlink": try FileManager.default.createSymbolicLink(atPath: trace, withDestinationPath: victim)
+        case "fifo": #expect(mkfifo(trace, 0o600) == 0)
+        default:
+            try ChildProcess.writeFile(trace, [], mode: 0o666)
+            try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534, .posixPermissions: 0o666],
+                                                  ofItemAtPath: trace)
         }
         let result = try machine.sandbox.run(SourceTree.credentialCurl, ["-sS", server.url("/echo")],
                                              environment: machine.environment.merging(["GIT_CREDENTIAL_TRACE": trace]) { $1 },
@@ -409,6 +414,9 @@ import Glibc
         #expect(result.stderrLines.count <= 1 && result.stderrLines.allSatisfy { $0.hasPrefix("credential-curl: warning: ") },
                 "\(result)")
         #expect(String(decoding: contents(of: victim) ?? [], as: UTF8.self) == "[user]\n\tname = victim\n", "the victim's file changed")
+        if kind == "another user's file" {
+            #expect(contents(of: trace) == [], "written to another user's file: \(String(decoding: contents(of: trace) ?? [], as: UTF8.self))")
+        }
         #expect(server.receivedCredential == credentialBytes)
     }
 }
