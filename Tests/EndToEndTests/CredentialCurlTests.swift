@@ -252,19 +252,20 @@ import Glibc
         #expect(elsewhere.attributes["password"] == nil, "stored for the other host: \(elsewhere)")
     }
 
-    /// A URL glob over hosts ({a,b} or [1-2]) would be several URLs, several hosts: curl
-    /// gets --globoff, and the braces are no URL it can request.
+    /// A URL glob over hosts ({a,b} or [1-2]) would be several URLs, several hosts: such a
+    /// URL names no host, and is refused (curl would get --globoff anyway).
     @Test(arguments: ["http://{HOST,ELSEWHERE_HOST}/echo", "http://127.0.0.[1-2]:PORT/echo"])
     func urlGlobsAreNotExpanded(template: String) throws {
         let sameHost = server.elsewhereHost == "127.0.0.2:\(server.port)"
         try #require(sameHost || !template.contains("[1-2]"), "127.0.0.2:\(server.port) was taken")
         try machine.store(username: "alice", password: password, for: server)
-        // The glob's host is none git knows: the credential comes from the askpass.
+        // The glob's host is none git knows: before the fix, the askpass gave the credential.
         let askpass = try Askpass(sandbox: machine.sandbox, username: "alice", password: password)
         let url = template.replacingOccurrences(of: "ELSEWHERE_HOST", with: server.elsewhereHost)
             .replacingOccurrences(of: "HOST", with: server.host).replacingOccurrences(of: "PORT", with: String(server.port))
         let result = try machine.credentialCurl(["-sS", url], askpass: askpass)
-        #expect(result.exitCode != 0 && result.stdout.isEmpty, "\(result)")
+        #expect(expectOneLineFailure(result, exitCode: 2, mentioning: ["names no host and port curl could reach"]))
+        #expect(askpass.prompts.isEmpty, "asked for a credential: \(askpass.prompts)")
         #expect(server.receivedCredential == nil, "\(server.log)")
         #expect(server.requestsElsewhere.isEmpty, "something reached the second server: \(server.requestsElsewhere)")
         try expectNothingLeaked()
