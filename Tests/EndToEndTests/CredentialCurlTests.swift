@@ -163,6 +163,8 @@ import Glibc
         (["--location-t", "REDIRECT"], "--location-t (--location-trusted abbreviated)"),
         (["--location-tr", "REDIRECT"], "--location-tr (--location-trusted abbreviated)"),
         (["--loc", "REDIRECT"], "--loc is an abbreviation"),
+        (["--LOCATION-T", "REDIRECT"], "--LOCATION-T (--location-trusted abbreviated)"),
+        (["--SILENT", "URL"], "--SILENT: credential-curl takes option names in lower case only"),
         (["--sil", "URL"], "--sil is an abbreviation"),
         (["-L", "-K", "CONFIG", "REDIRECT"], "-K would"),
         (["--config", "CONFIG", "URL"], "--config would"),
