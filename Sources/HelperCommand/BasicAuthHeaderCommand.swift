@@ -1,6 +1,12 @@
 import ArgumentParser
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// `basic-auth-header`: a credential in git's protocol on stdin, one HTTP Basic
 /// `Authorization` header line on stdout, for curl and scripts.
 public struct BasicAuthHeaderCommand: ParsableCommand {
@@ -43,5 +49,39 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
     /// A curl config string: double quotes, with backslash and double quote escaped.
     static func curlQuoted(_ text: String) -> String {
         "\"" + text.flatMap { $0 == "\\" || $0 == "\"" ? "\\\($0)" : "\($0)" } + "\""
+    }
+}
+
+/// The hidden mode `basic-auth-header --credential-curl-trace`: one line of
+/// scripts/credential-curl's trace, written by the one trace writer, so that the script
+/// neither opens the trace itself (following links, blocking on a FIFO) nor quotes values.
+extension BasicAuthHeaderCommand {
+    public static let credentialCurlTraceFlag = "--credential-curl-trace"
+
+    /// Whether `arguments` (without argv[0]) ask for the mode: that flag alone.
+    public static func isCredentialCurlTrace(_ arguments: [String]) -> Bool {
+        arguments == [credentialCurlTraceFlag]
+    }
+
+    /// Stdin holds one message, NUL-separated parts: text, then value and text in turn
+    /// (a shell value holds no NUL); values are quoted as every trace quotes them.
+    /// Exits 0 when the line went to the trace, 1 when nothing is traced (tracing off,
+    /// or it could not start and warned), so that the script stops asking.
+    public static func writeCredentialCurlTrace() -> Never {
+        ProcessHardening.apply()
+        // The script's steps name no secret but a URL's password, which stays redacted
+        // whatever GIT_CREDENTIAL_TRACE_REDACT says.
+        unsetenv(Trace.redactVariable)
+        Trace.start(program: "credential-curl")
+        let input = SystemIO.readAll(0, limit: 64 * 1024)
+        var traced = false
+        Trace.note({
+            traced = true
+            guard let input else { return "(a trace message that could not be read, or longer than 64 KiB)" }
+            return input.split(separator: 0, omittingEmptySubsequences: false).enumerated().map { index, part in
+                index % 2 == 0 ? String(decoding: part, as: UTF8.self) : Trace.quoted(Array(part))
+            }.joined()
+        }())
+        Glibc.exit(traced ? 0 : 1)
     }
 }

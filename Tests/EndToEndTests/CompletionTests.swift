@@ -35,11 +35,15 @@ import Testing
         #expect(header == ["--curl-config"], "\(headerRun)")
     }
 
-    /// Delegated to the shell's own completion for curl.
+    /// The curl options credential-curl passes on (as it lists them), never one it refuses.
     @Test(arguments: Shell.allCases)
-    func credentialCurlCompletesAsCurl(shell: Shell) throws {
-        let (candidates, run) = try completion.candidates(shell, ["credential-curl", "--verb"])
-        #expect(candidates == ["--verbose"], "\(run)")
+    func credentialCurlCompletesTheOptionsItPassesOn(shell: Shell) throws {
+        let (silent, run) = try completion.candidates(shell, ["credential-curl", "--sil"])
+        #expect(silent == ["--silent"], "\(run)")
+        let (location, locationRun) = try completion.candidates(shell, ["credential-curl", "--location"])
+        #expect(location == ["--location"], "--location-trusted offered: \(locationRun)")
+        let (verbose, verboseRun) = try completion.candidates(shell, ["credential-curl", "--verb"])
+        #expect(verbose.isEmpty, "\(verboseRun)")
     }
 
     // MARK: Stored hosts

@@ -121,8 +121,8 @@ import Testing
             }
             let (header, headerRun) = try completion.candidates(shell, ["basic-auth-header", "--c"])
             #expect(header == ["--curl-config"], "\(shell): \(headerRun)")
-            let (curl, curlRun) = try completion.candidates(shell, ["credential-curl", "--verb"])
-            #expect(curl == ["--verbose"], "\(shell): \(curlRun)")
+            let (curl, curlRun) = try completion.candidates(shell, ["credential-curl", "--sil"])
+            #expect(curl == ["--silent"], "\(shell): \(curlRun)")
         }
     }
 }

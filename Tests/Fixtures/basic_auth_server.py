@@ -5,7 +5,9 @@
                          [--git-root DIR] [--log-file FILE] [--lifetime SECONDS]
                          [--response-delay SECONDS]
 
-It listens on 127.0.0.1 on a free port and prints that port on stdout as the first line;
+It listens on 127.0.0.1 on a free port and prints on stdout, as the first line, that port
+and the addresses of the two listeners behind the redirects (`PORT HOST:PORT HOST:PORT`:
+127.0.0.2 on the same port when it is free, and another port of 127.0.0.1);
 after that its stdout and stderr go to the log file (or nowhere), so that a caller may
 stop reading them. It stops by itself when its stdin closes (the test that started it is done, or died) or
 after --lifetime seconds, whichever comes first.
@@ -51,11 +53,11 @@ MAX_BODY = 64 * 1024 * 1024
 GIT_TIMEOUT = 60
 
 
-def loopback_server(address, handler):
+def loopback_server(address, handler, port=0):
     """A threading HTTP server on a loopback address, refusing any other address."""
     if not ipaddress.ip_address(address).is_loopback:
         raise SystemExit(f"refusing to listen on {address}: loopback addresses only")
-    server = ThreadingHTTPServer((address, 0), handler)
+    server = ThreadingHTTPServer((address, port), handler)
     server.daemon_threads = True
     return server
 
@@ -272,14 +274,19 @@ def main():
     threading.Thread(target=exit_after, args=(options.lifetime,), daemon=True).start()
 
     main_server = loopback_server("127.0.0.1", AuthHandler)
-    other_host = loopback_server("127.0.0.2", ElsewhereHandler)
+    # The same port on another host when free: a URL glob over the host (127.0.0.[1-2])
+    # then reaches both.
+    try:
+        other_host = loopback_server("127.0.0.2", ElsewhereHandler, main_server.server_address[1])
+    except OSError:
+        other_host = loopback_server("127.0.0.2", ElsewhereHandler)
     other_port = loopback_server("127.0.0.1", ElsewhereHandler)
     Settings.other_host = "127.0.0.2:%d" % other_host.server_address[1]
     Settings.other_port = "127.0.0.1:%d" % other_port.server_address[1]
     for server in (other_host, other_port):
         serve_in_background(server)
     log(f"listening on 127.0.0.1:{main_server.server_address[1]}, elsewhere {Settings.other_host} {Settings.other_port}")
-    sys.stdout.write(f"{main_server.server_address[1]}\n")
+    sys.stdout.write(f"{main_server.server_address[1]} {Settings.other_host} {Settings.other_port}\n")
     sys.stdout.flush()
     output = os.open(options.log_file or os.devnull, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     os.dup2(output, 1)

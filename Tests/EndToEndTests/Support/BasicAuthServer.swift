@@ -20,6 +20,11 @@ enum SourceTree {
 /// when the value goes away (or, should the test process die, when its stdin closes).
 final class BasicAuthServer {
     let port: Int
+    /// The listeners behind the redirects, which record every request they get (see
+    /// `requestsElsewhere`): `127.0.0.2:PORT` (the same port as the server's when it was
+    /// free) and another port of 127.0.0.1.
+    let elsewhereHost: String
+    let elsewherePort: String
     /// The server's files: the accepted credential, what it recorded, its log, its repositories.
     let directory: String
     private let sandbox: Sandbox
@@ -53,10 +58,13 @@ final class BasicAuthServer {
              "--lifetime", "600", "--response-delay", String(responseDelay)],
             environment: ["PATH": Sandbox.searchPath, "LANG": "C.UTF-8", "HOME": sandbox.home], directory: directory)
         let line = try process.firstLine(timeout: 20)
-        guard let port = Int(line), port > 0 else {
-            throw SpawnError(description: "basic_auth_server.py printed \(line.debugDescription), not a port")
+        let fields = line.split(separator: " ").map(String.init)
+        guard fields.count == 3, let port = Int(fields[0]), port > 0 else {
+            throw SpawnError(description: "basic_auth_server.py printed \(line.debugDescription), not a port and two addresses")
         }
         self.port = port
+        elsewhereHost = fields[1]
+        elsewherePort = fields[2]
     }
 
     deinit { process.stop() }
