@@ -21,10 +21,11 @@ public struct HelperError: Error, Equatable {
         self.fix = fix
     }
 
-    /// The one line, newlines flattened so that it stays one line whatever the cause.
+    /// The one line, newlines flattened so that it stays one line whatever the cause, and
+    /// the password of any URL in it (one the user typed, echoed back) redacted.
     public func line(program: String) -> String {
         var text = "\(program): \(message)"
         if let fix { text += (text.last.map { ".?!".contains($0) } == true ? " " : ". ") + "Fix: \(fix)" }
-        return String(text.map { $0.isNewline ? " " : $0 })
+        return Trace.redactingURLPasswords(String(text.map { $0.isNewline ? " " : $0 }))
     }
 }
