@@ -44,9 +44,10 @@ enum StoredHosts<Options: StoreOptions> {
     static var completion: CompletionKind {
         .custom { words, _, prefix in
             let hosts = hosts(words: words).filter { $0.hasPrefix(prefix) && isOfferable($0) }
-            // zsh gets them through _describe, which reads "value:description": the colon
-            // of a host:port must be escaped, or zsh offers the host without its port.
-            return CompletionShell.requesting == .zsh ? hosts.map(escapingColons) : hosts
+            // zsh gets them through _describe, which reads "value:description" and takes a
+            // backslash as an escape: a colon (of a host:port) and a backslash must be
+            // escaped, or zsh offers the host without its port, or without the backslash.
+            return CompletionShell.requesting == .zsh ? hosts.map(escapedForDescribe) : hosts
         }
     }
 
@@ -54,8 +55,8 @@ enum StoredHosts<Options: StoreOptions> {
         !host.hasPrefix("-") && !host.unicodeScalars.contains(where: Trace.isHazard)
     }
 
-    static func escapingColons(_ host: String) -> String {
-        String(host.flatMap { $0 == ":" ? ["\\", ":"] : [$0] })
+    static func escapedForDescribe(_ host: String) -> String {
+        String(host.flatMap { $0 == ":" || $0 == "\\" ? ["\\", $0] : [$0] })
     }
 
     static func hosts(words: [String]) -> [String] {

@@ -76,6 +76,55 @@ import Testing
         #expect(narrowed.sorted() == ["git.example.com", "github.com"], "\(narrowedRun)")
     }
 
+    /// Stored hosts are anyone's text (an imported file, another program's keyring item).
+    /// Offered as they are, in every shell, running nothing: bash's compgen -W used to run
+    /// the $(...) and backquotes of a stored name at TAB.
+    static let literalHosts = ["$(touch pwned-dollar)", "`touch pwned-backquote`", "x;touch pwned-semicolon", "*",
+                               "two words", #"q'uo"te"#, "$HOME", #"back\slash"#, "a:8443"]
+    /// Left out: no shell inserts them as they are (a tab splits fish's candidate from its
+    /// description), or they would not read back as themselves (a bidirectional override,
+    /// a zero-width space), or they would be read as an option.
+    static let leftOutHosts = ["tab\there", "rlo\u{202E}moc.elgoog", "zero\u{200B}width", "-leading"]
+
+    @Test(arguments: Shell.allCases)
+    func hostileStoredHostsAreOfferedLiterallyAndRunNothing(shell: Shell) throws {
+        let helper = sandbox.sqlite()
+        for (index, host) in (Self.literalHosts + Self.leftOutHosts).enumerated() {
+            try helper.storeAll(wire("protocol=https", "host=\(host)", "username=u\(index)", "password=p\(index)"))
+        }
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", ""])
+        #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(run)")
+        // zsh shows what it inserts: quoted with backslashes.
+        let offered = Set(candidates.map { shell == .zsh ? Self.unquoted($0) : $0 })
+        for host in Self.literalHosts {
+            #expect(offered.contains(host), "\(shell) does not offer \(host.debugDescription) as it is: \(candidates) \(run)")
+        }
+        for host in Self.leftOutHosts {
+            #expect(!candidates.contains { $0.hasPrefix(host.prefix(3)) }, "\(shell) offers \(host.debugDescription): \(run)")
+        }
+        if shell == .bash {
+            // Bash quotes a candidate it inserts only for a completion that says it gives file names.
+            #expect(run.stdoutLines.first?.contains("-o filenames") == true, "\(run)")
+        }
+        let (narrowed, narrowedRun) = try completion.candidates(shell, ["git-credential-sqlite", "erase", "two"])
+        #expect(narrowed.map(Self.unquoted) == ["two words"], "\(narrowedRun)")
+        #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
+    }
+
+    /// The stored names' commands that ran.
+    var pwned: [String] { ["dollar", "backquote", "semicolon"].filter { fileExists(sandbox.home + "/pwned-" + $0) } }
+
+    /// A word as zsh quotes it with backslashes, unquoted.
+    static func unquoted(_ word: String) -> String {
+        var result = "", escaped = false
+        for character in word {
+            if character == "\\", !escaped { escaped = true; continue }
+            result.append(character)
+            escaped = false
+        }
+        return result
+    }
+
     /// Nothing stored: nothing offered, and completing creates no store.
     @Test(arguments: Shell.allCases)
     func noStoreNoHostsAndNothingCreated(shell: Shell) throws {
