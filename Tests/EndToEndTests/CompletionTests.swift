@@ -77,10 +77,12 @@ import Testing
     }
 
     /// Stored hosts are anyone's text (an imported file, another program's keyring item).
-    /// Offered as they are, in every shell, running nothing: bash's compgen -W used to run
-    /// the $(...) and backquotes of a stored name at TAB.
+    /// What a shell inserts for one, read back by that shell, is the stored name, and
+    /// completing runs nothing: bash's compgen -W used to run the $(...) and backquotes of
+    /// a stored name at TAB, and bash's quoting of file names leaves `$` and backquotes
+    /// for Enter to run.
     static let literalHosts = ["$(touch pwned-dollar)", "`touch pwned-backquote`", "x;touch pwned-semicolon", "*",
-                               "two words", #"q'uo"te"#, "$HOME", #"back\slash"#, "a:8443"]
+                               "two words", #"q'uo"te"#, "$HOME", #"back\slash"#, "a:8443", "~root"]
     /// Left out: no shell inserts them as they are (a tab splits fish's candidate from its
     /// description), or they would not read back as themselves (a bidirectional override,
     /// a zero-width space), or they would be read as an option.
@@ -94,35 +96,32 @@ import Testing
         }
         let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", ""])
         #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(run)")
-        // zsh shows what it inserts: quoted with backslashes.
-        let offered = Set(candidates.map { shell == .zsh ? Self.unquoted($0) : $0 })
+        let offered = try readBack(shell, candidates)
+        #expect(pwned.isEmpty, "what \(shell) inserts runs a stored name (\(pwned)): \(candidates)")
         for host in Self.literalHosts {
-            #expect(offered.contains(host), "\(shell) does not offer \(host.debugDescription) as it is: \(candidates) \(run)")
+            #expect(offered.contains(host), "\(shell) does not insert \(host.debugDescription) as it is: \(offered) from \(candidates) \(run)")
         }
         for host in Self.leftOutHosts {
             #expect(!candidates.contains { $0.hasPrefix(host.prefix(3)) }, "\(shell) offers \(host.debugDescription): \(run)")
         }
-        if shell == .bash {
-            // Bash quotes a candidate it inserts only for a completion that says it gives file names.
-            #expect(run.stdoutLines.first?.contains("-o filenames") == true, "\(run)")
-        }
         let (narrowed, narrowedRun) = try completion.candidates(shell, ["git-credential-sqlite", "erase", "two"])
-        #expect(narrowed.map(Self.unquoted) == ["two words"], "\(narrowedRun)")
+        #expect(try readBack(shell, narrowed) == ["two words"], "\(narrowedRun)")
         #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
     }
 
     /// The stored names' commands that ran.
     var pwned: [String] { ["dollar", "backquote", "semicolon"].filter { fileExists(sandbox.home + "/pwned-" + $0) } }
 
-    /// A word as zsh quotes it with backslashes, unquoted.
-    static func unquoted(_ word: String) -> String {
-        var result = "", escaped = false
-        for character in word {
-            if character == "\\", !escaped { escaped = true; continue }
-            result.append(character)
-            escaped = false
-        }
-        return result
+    /// The words the shell reads from `candidates` as it inserts them on a command line
+    /// (bash and zsh show them quoted for it; fish shows them as they are, and quotes
+    /// them when it inserts them).
+    func readBack(_ shell: Shell, _ candidates: [String]) throws -> [String] {
+        if shell == .fish || candidates.isEmpty { return candidates }
+        let script = (shell == .bash ? "printf '%s\\n' " : "print -rl -- ") + candidates.joined(separator: " ")
+        let result = try sandbox.run(Sandbox.which(shell.rawValue) ?? "/usr/bin/" + shell.rawValue,
+                                     (shell == .zsh ? ["-f"] : []) + ["-c", script], environment: ["HOME": sandbox.home])
+        #expect(result.exitCode == 0, "\(result)")
+        return result.stdoutLines
     }
 
     /// Nothing stored: nothing offered, and completing creates no store.
