@@ -136,6 +136,13 @@ struct TraceTests {
         #expect(!HelperError(.usage, "https://alice:hunter2@example.com is wrong").line(program: "p").contains("hunter2"))
     }
 
+    /// An error can quote a hostile value or another program's output: its line escapes
+    /// what the trace escapes.
+    @Test func errorLinesEscapeAsTheTraceDoes() {
+        let line = HelperError(.failure, "git said: evil\u{1b}[2J\u{202e}moc\u{200b}x\tend").line(program: "p")
+        #expect(line == #"p: git said: evil\033[2J\342\200\256moc\342\200\213x\tend"#)
+    }
+
     @Test(arguments: ["0", "false", "No", "OFF"]) func falseValues(value: String) { #expect(Trace.isFalse(value)) }
     @Test(arguments: ["1", "true", "yes", "", "redact"]) func otherValues(value: String) { #expect(!Trace.isFalse(value)) }
 }
