@@ -430,6 +430,10 @@ struct TraceOutput {
         trace.expectNone(of: secrets + [secret])
         #expect(!result.stdout.bytes.containsUTF8(secret) && !result.stderr.bytes.containsUTF8(secret), "\(result)")
         #expect(!(contents(of: sandbox.home + "/.gitconfig") ?? []).containsUTF8(secret), "the password went into ~/.gitconfig")
+        if command.contains("--url") {
+            // git config would keep it in clear, and show it on its command line meanwhile.
+            expectOneLineFailure(result, exitCode: 2, mentioning: ["the URL given to --url holds a password", "Fix: give the URL without it"])
+        }
     }
 
     /// Odd passwords (spaces, `@`, `/`, quotes) in a URL given twice are hidden whole.
