@@ -112,14 +112,36 @@ import Testing
         #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
     }
 
+    /// Another program's keyring item can hold what git's wire format cannot: a newline,
+    /// which would make two candidates of one name (`evil` and a look-alike on the next
+    /// line). Such a name is left out; the others are offered as they are, running nothing.
+    @Test(arguments: Shell.allCases)
+    func hostileKeyringItemsAreOfferedLiterallyOrLeftOut(shell: Shell) throws {
+        let keyring = try SharedKeyring()
+        let completion = try ShellCompletion.ofSourceTree(in: keyring.sandbox)
+        let dollar = keyring.names("$(touch pwned-dollar)"), newline = keyring.names("line\n$(touch pwned-newline)")
+        for host in [dollar, newline] {
+            try keyring.secretTool.store(label: "Git: https://\(host)/", secret: "p", schema: "org.git.Password",
+                                         ["protocol": "https", "server": host, "user": "alice"])
+        }
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-secretservice", "list", ""],
+                                                          environment: keyring.bus.environment)
+        let ran = ["dollar", "newline"].filter { fileExists(keyring.sandbox.home + "/pwned-" + $0) }
+        #expect(ran.isEmpty, "\(shell) ran a stored name (\(ran)): \(run)")
+        let offered = try readBack(shell, candidates, in: keyring.sandbox)
+        #expect(offered.contains(dollar), "\(shell) does not insert \(dollar.debugDescription) as it is: \(candidates) \(run)")
+        #expect(!offered.contains { $0.contains(keyring.names.tag) && $0 != dollar }, "\(shell) offers a piece of a name: \(offered)")
+    }
+
     /// The stored names' commands that ran.
     var pwned: [String] { ["dollar", "backquote", "semicolon"].filter { fileExists(sandbox.home + "/pwned-" + $0) } }
 
     /// The words the shell reads from `candidates` as it inserts them on a command line
     /// (bash and zsh show them quoted for it; fish shows them as they are, and quotes
     /// them when it inserts them).
-    func readBack(_ shell: Shell, _ candidates: [String]) throws -> [String] {
+    func readBack(_ shell: Shell, _ candidates: [String], in sandbox: Sandbox? = nil) throws -> [String] {
         if shell == .fish || candidates.isEmpty { return candidates }
+        let sandbox = sandbox ?? self.sandbox
         let script = (shell == .bash ? "printf '%s\\n' " : "print -rl -- ") + candidates.joined(separator: " ")
         let result = try sandbox.run(Sandbox.which(shell.rawValue) ?? "/usr/bin/" + shell.rawValue,
                                      (shell == .zsh ? ["-f"] : []) + ["-c", script], environment: ["HOME": sandbox.home])
