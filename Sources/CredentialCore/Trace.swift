@@ -227,24 +227,34 @@ public enum Trace {
     /// in git; the password at the last `@` before the authority ends: at a `/`, `?` or `#`
     /// (as git and curl read it), or at a space, whichever comes later, so a password
     /// holding `@`, `:`, spaces or a stray `/` is hidden whole. A port followed by some
-    /// text with an `@` in it is hidden too, which costs a trace little.
+    /// text with an `@` in it is hidden too, which costs a trace little. Linear in the
+    /// line's length, however many `://` a hostile value holds.
     public static func redactingURLPasswords(_ line: String) -> String {
-        var bytes = Array(line.utf8)
-        let marker = Array("://".utf8)
-        var index = 0
-        while index + marker.count <= bytes.count {
-            guard bytes[index..<index + marker.count].elementsEqual(marker) else { index += 1; continue }
-            let start = index + marker.count
-            let authorityEnd = bytes[start...].firstIndex(where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }) ?? bytes.count
-            let wordEnd = bytes[start...].firstIndex(where: { $0 == 0x20 }) ?? bytes.count
-            let end = max(authorityEnd, wordEnd)
-            guard let at = bytes[start..<end].lastIndex(of: 0x40),  // '@'
-                  let colon = bytes[start..<at].firstIndex(of: 0x3A),  // ':'
-                  colon + 1 < at else { index = start; continue }
-            bytes.replaceSubrange(colon + 1..<at, with: Array(redacted.utf8))
-            index = colon + 1 + redacted.utf8.count
+        let bytes = Array(line.utf8), count = bytes.count
+        guard bytes.indices.dropLast(2).contains(where: { bytes[$0] == 0x3A && bytes[$0 + 1] == 0x2F && bytes[$0 + 2] == 0x2F })
+        else { return line }
+        // For each position: the next space, end of an authority (/ ? #) and colon at or
+        // after it, and the last @ before it.
+        var nextSpace = [Int](repeating: count, count: count + 1), nextEnd = nextSpace, nextColon = nextSpace
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let byte = bytes[index]
+            nextSpace[index] = byte == 0x20 ? index : nextSpace[index + 1]
+            nextEnd[index] = byte == 0x2F || byte == 0x3F || byte == 0x23 ? index : nextEnd[index + 1]
+            nextColon[index] = byte == 0x3A ? index : nextColon[index + 1]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        var lastAt = [Int](repeating: -1, count: count + 1)
+        for index in 0..<count { lastAt[index + 1] = bytes[index] == 0x40 ? index : lastAt[index] }
+        var result: [UInt8] = [], copied = 0, index = 0
+        while index + 3 <= count {
+            guard bytes[index] == 0x3A, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F else { index += 1; continue }
+            let start = index + 3
+            let at = lastAt[max(nextEnd[start], nextSpace[start])], colon = nextColon[start]
+            guard at > start, colon + 1 < at else { index = start; continue }
+            result += bytes[copied...colon] + Array(redacted.utf8)
+            copied = at
+            index = at
+        }
+        return String(decoding: result + bytes[copied...], as: UTF8.self)
     }
 
     /// token68's characters, padding aside: A-Z a-z 0-9 - . _ ~ + /

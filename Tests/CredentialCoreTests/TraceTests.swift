@@ -129,6 +129,15 @@ struct TraceTests {
         #expect(Trace.redactingURLPasswords(line) == expected)
     }
 
+    /// A hostile value full of `://` costs time in proportion to its length.
+    @Test func urlRedactionIsLinear() {
+        let hostile = String(repeating: "x://a:", count: 200_000) + "@"
+        let started = ContinuousClock.now
+        let redactedLine = Trace.redactingURLPasswords(hostile)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(redactedLine == "x://a:<redacted>@")
+    }
+
     @Test func urlPasswordsAreRedactedInTheLineUnlessAsked() {
         let message = "called with " + Trace.quoted("https://alice:hunter2@example.com")
         #expect(!Trace.line(message, program: "p", context: nil, redacting: true).contains("hunter2"))
