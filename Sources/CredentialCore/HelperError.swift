@@ -21,10 +21,13 @@ public struct HelperError: Error, Equatable {
         self.fix = fix
     }
 
-    /// The one line, newlines flattened so that it stays one line whatever the cause.
+    /// The one line, newlines flattened so that it stays one line whatever the cause,
+    /// other control and format characters escaped as the trace escapes them (a message can
+    /// quote a hostile value, or another program's output), and the password of any URL in
+    /// it (one the user typed, echoed back) redacted.
     public func line(program: String) -> String {
         var text = "\(program): \(message)"
         if let fix { text += (text.last.map { ".?!".contains($0) } == true ? " " : ". ") + "Fix: \(fix)" }
-        return String(text.map { $0.isNewline ? " " : $0 })
+        return Trace.redactingURLPasswords(Trace.printable(String(text.map { $0.isNewline ? " " : $0 })))
     }
 }

@@ -6,10 +6,12 @@ import Musl
 
 /// What each helper did, for people debugging their setup: `GIT_CREDENTIAL_TRACE` takes
 /// git's `GIT_TRACE` values (1, 2 or true: stderr; 3-9: that descriptor; an absolute
-/// path: appended to that file, created 0600). Lines look like git's trace lines:
+/// path: appended to that file, created 0600, if it is a regular file of the user's).
+/// Lines look like git's trace lines:
 /// `HH:MM:SS.micros PROGRAM: ACTION: what happened`. Passwords, tokens and Basic or
-/// Bearer blobs read `<redacted>` unless `GIT_CREDENTIAL_TRACE_REDACT=0`, and even then
-/// when the trace is a file others could read. Every value is escaped, so no value can
+/// Bearer blobs, and the passwords of URLs (`https://alice:PASSWORD@host`, say on a command
+/// line), read `<redacted>` unless `GIT_CREDENTIAL_TRACE_REDACT=0`, and even then when the
+/// trace is a file others could read. Every value is escaped, so no value can
 /// forge a line. Off (the usual case), tracing costs one getenv: `note`'s message is
 /// never built.
 public enum Trace {
@@ -71,11 +73,8 @@ public enum Trace {
             }
             fd = descriptor
         case .file(let path):
-            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                return warn(program, "cannot open \(quoted(path)) for \(variable): \(SystemIO.errorText()), so nothing is traced",
-                            fix: "give the path of a file you can write, in a directory that exists")
-            }
+            guard let opened = openFile(path, program: program) else { return }
+            fd = opened
         case .invalid(let text):
             return warn(program, "\(variable)=\(quoted(text)) is not an absolute path, so nothing is traced",
                         fix: "set it to an absolute path (starting with /), to 1 for stderr, or to a descriptor 3-9")
@@ -110,7 +109,7 @@ public enum Trace {
     /// One whole line, LF included: `HH:MM:SS.micros PROGRAM: CONTEXT: message`.
     static func line(_ message: String, program: String, context: String?, redacting: Bool) -> String {
         var line = printable(timestamp() + " " + program + ": " + (context.map { $0 + ": " } ?? "") + message)
-        if redacting { line = redactingAuthorization(line) }
+        if redacting { line = redactingURLPasswords(redactingAuthorization(line)) }
         return line + "\n"
     }
 
@@ -172,12 +171,15 @@ public enum Trace {
         }
     }
 
-    /// Control characters (C0, DEL, C1), line and paragraph separators, and the
-    /// bidirectional overrides and isolates.
-    static func isHazard(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+    /// Control characters (C0, DEL, C1), line and paragraph separators, and format
+    /// characters (Unicode category Cf: the bidirectional overrides and isolates, which
+    /// reorder what follows; zero-width spaces and joiners, the soft hyphen, which hide in
+    /// a name that looks like another). Shared by the trace, `list` and completion.
+    public static func isHazard(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
         }
     }
 
@@ -220,6 +222,41 @@ public enum Trace {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `scheme://user:PASSWORD@host`: the password becomes `<redacted>`, wherever such a URL
+    /// appears (an argument, a message, an error). The user part ends at the first `:`, as
+    /// in git; the password at the last `@` before the authority ends: at a `/`, `?` or `#`
+    /// (as git and curl read it), or at a space, whichever comes later, so a password
+    /// holding `@`, `:`, spaces or a stray `/` is hidden whole. A port followed by some
+    /// text with an `@` in it is hidden too, which costs a trace little. Linear in the
+    /// line's length, however many `://` a hostile value holds.
+    public static func redactingURLPasswords(_ line: String) -> String {
+        let bytes = Array(line.utf8), count = bytes.count
+        guard bytes.indices.dropLast(2).contains(where: { bytes[$0] == 0x3A && bytes[$0 + 1] == 0x2F && bytes[$0 + 2] == 0x2F })
+        else { return line }
+        // For each position: the next space, end of an authority (/ ? #) and colon at or
+        // after it, and the last @ before it.
+        var nextSpace = [Int](repeating: count, count: count + 1), nextEnd = nextSpace, nextColon = nextSpace
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let byte = bytes[index]
+            nextSpace[index] = byte == 0x20 ? index : nextSpace[index + 1]
+            nextEnd[index] = byte == 0x2F || byte == 0x3F || byte == 0x23 ? index : nextEnd[index + 1]
+            nextColon[index] = byte == 0x3A ? index : nextColon[index + 1]
+        }
+        var lastAt = [Int](repeating: -1, count: count + 1)
+        for index in 0..<count { lastAt[index + 1] = bytes[index] == 0x40 ? index : lastAt[index] }
+        var result: [UInt8] = [], copied = 0, index = 0
+        while index + 3 <= count {
+            guard bytes[index] == 0x3A, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F else { index += 1; continue }
+            let start = index + 3
+            let at = lastAt[max(nextEnd[start], nextSpace[start])], colon = nextColon[start]
+            guard at > start, colon + 1 < at else { index = start; continue }
+            result += bytes[copied...colon] + Array(redacted.utf8)
+            copied = at
+            index = at
+        }
+        return String(decoding: result + bytes[copied...], as: UTF8.self)
+    }
+
     /// token68's characters, padding aside: A-Z a-z 0-9 - . _ ~ + /
     static func isToken68(_ byte: UInt8) -> Bool {
         switch byte {
@@ -240,6 +277,56 @@ public enum Trace {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         if info.st_uid != geteuid() { return "owned by another user" }
         return info.st_mode & 0o077 != 0 ? "readable by others (mode \(String(info.st_mode & 0o777, radix: 8)))" : nil
+    }
+
+    /// The trace file, opened to append, or `nil` after one warning. Opening never blocks
+    /// (O_NONBLOCK: a FIFO without a reader fails at once, where git would hang in open)
+    /// and never follows a link (O_NOFOLLOW: a link planted where the trace goes cannot
+    /// make the trace append to a file of the user's). What was opened must then be a
+    /// regular file, the user's own, with no other name: not a FIFO someone reads, not a
+    /// device or a terminal, not another user's file (they could read it, or have made it
+    /// a hard link to one of ours). O_NONBLOCK changes nothing for a regular file.
+    static func openFile(_ path: String, program: String) -> Int32? {
+        let fix = "give the path of a regular file of your own in a directory that exists (created 0600 if missing), or set \(variable) to 1 for stderr"
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let error = errno
+            var info = stat()
+            let kind = lstat(path, &info) == 0 ? fileKind(info.st_mode) : nil
+            let cause = kind.map { "it is \($0)" } ?? SystemIO.errorText(error)
+            warn(program, "cannot open \(quoted(path)) for \(variable): \(cause), so nothing is traced", fix: fix)
+            return nil
+        }
+        var info = stat()
+        let problem: String
+        if fstat(fd, &info) != 0 {
+            problem = SystemIO.errorText()
+        } else if let kind = fileKind(info.st_mode) {
+            problem = "it is \(kind)"
+        } else if info.st_uid != geteuid() {
+            problem = "it belongs to another user (uid \(info.st_uid))"
+        } else if info.st_nlink != 1 {
+            problem = "it has \(info.st_nlink) names (hard links)"
+        } else {
+            return fd
+        }
+        close(fd)
+        warn(program, "will not write the trace to \(quoted(path)): \(problem), so nothing is traced", fix: fix)
+        return nil
+    }
+
+    /// What a file that is not a regular file is, for messages; `nil` for a regular file.
+    static func fileKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
     }
 
     /// One line on stderr, in the helpers' `PROGRAM: cause. Fix: fix` form.

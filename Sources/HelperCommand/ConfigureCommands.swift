@@ -18,8 +18,15 @@ struct ConfigScope: ParsableArguments {
     @Option(help: ArgumentHelp("Only for this URL (credential.<url>.helper), e.g. https://github.com.", valueName: "url"))
     var url: String?
 
-    var config: GitConfig {
-        GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\($0).helper" } ?? "credential.helper")
+    /// A URL with a password is refused: the key would hold the password, in clear, in the
+    /// git configuration and in git config's command line. git matches credential.<url>
+    /// without the password, so the same URL without it configures the same.
+    func config() throws -> GitConfig {
+        if let url, Trace.redactingURLPasswords(url) != url {
+            throw HelperError(.usage, "the URL given to --url holds a password, which would be kept in clear in the git configuration",
+                              fix: "give the URL without it (https://alice@example.com), or no --url")
+        }
+        return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\($0).helper" } ?? "credential.helper")
     }
 
     var place: String { "\(scope.rawValue) git configuration" + (url.map { " for \($0)" } ?? "") }
@@ -71,7 +78,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
 
     public func run() throws {
         let name = Options.Settings.helperName
-        let config = target.config
+        let config = try target.config()
         let values = try config.values()
         if values.count >= 2, values[values.count - 2].isEmpty, HelperName.isOurs(values[values.count - 1], name: name),
            !values.dropLast().contains(where: { HelperName.isOurs($0, name: name) }) {
@@ -108,7 +115,7 @@ public struct UnconfigureCommand<Options: StoreOptions>: ParsableCommand {
 
     public func run() throws {
         let name = Options.Settings.helperName
-        let config = target.config
+        let config = try target.config()
         let values = try config.values()
         guard values.contains(where: { HelperName.isOurs($0, name: name) }) else {
             return SystemIO.writeAll(2, "not configured: \(config.key) does not name \(name) in the \(target.place)\n")

@@ -34,18 +34,29 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
 /// Shell completion of the hosts a helper holds (for list and erase): the helper runs
 /// with the options typed so far and lists its store, asking no one for anything (a
 /// locked store completes nothing). Hosts only: never a secret, never a username.
+/// A stored host is anyone's text (an imported file, another program's keyring item):
+/// the shells get it as a literal word (scripts/generate-docs makes bash take it so), and
+/// a host no shell can insert as it is, or that would not read back as itself, is left
+/// out: one holding a line break or another control or format character (a newline
+/// would make two candidates, a bidirectional override hides what is inserted), or one
+/// starting with `-` (inserted, it would be an option).
 enum StoredHosts<Options: StoreOptions> {
     static var completion: CompletionKind {
         .custom { words, _, prefix in
-            let hosts = hosts(words: words).filter { $0.hasPrefix(prefix) }
-            // zsh gets them through _describe, which reads "value:description": the colon
-            // of a host:port must be escaped, or zsh offers the host without its port.
-            return CompletionShell.requesting == .zsh ? hosts.map(escapingColons) : hosts
+            let hosts = hosts(words: words).filter { $0.hasPrefix(prefix) && isOfferable($0) }
+            // zsh gets them through _describe, which reads "value:description" and takes a
+            // backslash as an escape: a colon (of a host:port) and a backslash must be
+            // escaped, or zsh offers the host without its port, or without the backslash.
+            return CompletionShell.requesting == .zsh ? hosts.map(escapedForDescribe) : hosts
         }
     }
 
-    static func escapingColons(_ host: String) -> String {
-        String(host.flatMap { $0 == ":" ? ["\\", ":"] : [$0] })
+    static func isOfferable(_ host: String) -> Bool {
+        !host.hasPrefix("-") && !host.unicodeScalars.contains(where: Trace.isHazard)
+    }
+
+    static func escapedForDescribe(_ host: String) -> String {
+        String(host.flatMap { $0 == ":" || $0 == "\\" ? ["\\", $0] : [$0] })
     }
 
     static func hosts(words: [String]) -> [String] {
@@ -65,8 +76,10 @@ enum StoredHosts<Options: StoreOptions> {
     }
 }
 
-/// The human-readable listing. Control characters are shown escaped, so a stored value
-/// cannot play tricks on the terminal.
+/// The human-readable listing. Values are shown as the trace shows them (Trace.quoted):
+/// a stored value cannot play tricks on the terminal (control characters) nor on the eye
+/// (bidirectional overrides, zero-width and other format characters), and one holding a
+/// space stays one column.
 enum CredentialTable {
     static func render(_ items: [StoredItem], now: UInt64) -> String {
         let header = ["PROTOCOL", "HOST", "PATH", "USERNAME", "EXPIRES", "BACKEND"]
@@ -86,10 +99,7 @@ enum CredentialTable {
 
     static func shown(_ value: Value?) -> String {
         guard let value else { return "-" }
-        return value.text.unicodeScalars.map { scalar in
-            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            return isControl ? "\\x" + Hex.encode([UInt8(scalar.value)]) : String(scalar)
-        }.joined()
+        return Trace.quoted(value.bytes)
     }
 
     static func expiry(_ seconds: UInt64, now: UInt64) -> String {

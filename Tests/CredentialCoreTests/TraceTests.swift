@@ -24,6 +24,11 @@ struct TraceTests {
         ("\u{1b}[2Jclear", #""\033[2Jclear""#), ("del\u{7f}", #""del\177""#), ("nul\0", #""nul\000""#),
         ("c1\u{85}", #""c1\302\205""#), ("sep\u{2028}", #""sep\342\200\250""#),
         ("rlo\u{202e}", #""rlo\342\200\256""#), ("isolate\u{2066}", #""isolate\342\201\246""#),
+        // Format characters (Cf): invisible, or reordering what follows.
+        ("zw\u{200b}sp", #""zw\342\200\213sp""#), ("lrm\u{200e}", #""lrm\342\200\216""#),
+        ("soft\u{ad}", #""soft\302\255""#), ("wj\u{2060}", #""wj\342\201\240""#), ("bom\u{feff}", #""bom\357\273\277""#),
+        ("alm\u{61c}", #""alm\330\234""#), ("tag\u{e0041}", #""tag\363\240\201\201""#),
+        ("café", "café"), ("e\u{301}", "e\u{301}"),
     ])
     func quoting(text: String, expected: String) {
         #expect(Trace.quoted(text) == expected)
@@ -100,6 +105,51 @@ struct TraceTests {
         #expect(Trace.line(message, program: "p", context: nil, redacting: false).contains("YWxpY2U6aHVudGVyMg=="))
         #expect(Trace.secret("hunter2", redacting: true) == "<redacted>")
         #expect(Trace.secret("hunter2", redacting: false) == "hunter2")
+    }
+
+    @Test(arguments: [
+        ("called with erase https://alice:hunter2@example.com/repo.git", "called with erase https://alice:<redacted>@example.com/repo.git"),
+        ("--url=https://alice:hunter2@example.com", "--url=https://alice:<redacted>@example.com"),
+        ("https://:token@example.com https://bob:pw2@b.example/x",
+         "https://:<redacted>@example.com https://bob:<redacted>@b.example/x"),
+        // An @, a colon, a slash or a space in the password: hidden whole.
+        ("https://alice:p@ss:w@example.com/", "https://alice:<redacted>@example.com/"),
+        ("https://alice:pa/ss@example.com x", "https://alice:<redacted>@example.com x"),
+        (#""https://alice:p w@example.com/""#, #""https://alice:<redacted>@example.com/""#),
+        (#""https://alice:q\"u\\o@example.com/""#, #""https://alice:<redacted>@example.com/""#),
+        // ... which hides a port followed by a path holding an @, as the price of that.
+        ("https://example.com:8443/x@y", "https://example.com:<redacted>@y"),
+        // Nothing to hide.
+        ("https://alice@example.com/", "https://alice@example.com/"), ("https://example.com:8443/x", "https://example.com:8443/x"),
+        ("https://example.com:8443/x y@z", "https://example.com:8443/x y@z"),
+        ("https://alice:@example.com", "https://alice:@example.com"), ("protocol=https host=a@b", "protocol=https host=a@b"),
+        ("://", "://"), ("x://:@", "x://:@"),
+    ])
+    func urlPasswordsAreRedacted(line: String, expected: String) {
+        #expect(Trace.redactingURLPasswords(line) == expected)
+    }
+
+    /// A hostile value full of `://` costs time in proportion to its length.
+    @Test func urlRedactionIsLinear() {
+        let hostile = String(repeating: "x://a:", count: 200_000) + "@"
+        let started = ContinuousClock.now
+        let redactedLine = Trace.redactingURLPasswords(hostile)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(redactedLine == "x://a:<redacted>@")
+    }
+
+    @Test func urlPasswordsAreRedactedInTheLineUnlessAsked() {
+        let message = "called with " + Trace.quoted("https://alice:hunter2@example.com")
+        #expect(!Trace.line(message, program: "p", context: nil, redacting: true).contains("hunter2"))
+        #expect(Trace.line(message, program: "p", context: nil, redacting: false).contains("hunter2"))
+        #expect(!HelperError(.usage, "https://alice:hunter2@example.com is wrong").line(program: "p").contains("hunter2"))
+    }
+
+    /// An error can quote a hostile value or another program's output: its line escapes
+    /// what the trace escapes.
+    @Test func errorLinesEscapeAsTheTraceDoes() {
+        let line = HelperError(.failure, "git said: evil\u{1b}[2J\u{202e}moc\u{200b}x\tend").line(program: "p")
+        #expect(line == #"p: git said: evil\033[2J\342\200\256moc\342\200\213x\tend"#)
     }
 
     @Test(arguments: ["0", "false", "No", "OFF"]) func falseValues(value: String) { #expect(Trace.isFalse(value)) }

@@ -80,6 +80,79 @@ import Testing
         #expect(narrowed.sorted() == ["git.example.com", "github.com"], "\(narrowedRun)")
     }
 
+    /// Stored hosts are anyone's text (an imported file, another program's keyring item).
+    /// What a shell inserts for one, read back by that shell, is the stored name, and
+    /// completing runs nothing: bash's compgen -W used to run the $(...) and backquotes of
+    /// a stored name at TAB, and bash's quoting of file names leaves `$` and backquotes
+    /// for Enter to run, and zsh's quoting left `!` to history expansion at Enter.
+    static let literalHosts = ["$(touch pwned-dollar)", "`touch pwned-backquote`", "x;touch pwned-semicolon", "*",
+                               "two words", #"q'uo"te"#, "$HOME", #"back\slash"#, "a:8443", "~root", "=ls",
+                               "x!!", "{a,b}"]
+    /// Left out: no shell inserts them as they are (a tab splits fish's candidate from its
+    /// description), or they would not read back as themselves (a bidirectional override,
+    /// a zero-width space), or they would be read as an option.
+    static let leftOutHosts = ["tab\there", "rlo\u{202E}moc.elgoog", "zero\u{200B}width", "-leading"]
+
+    @Test(arguments: Shell.allCases)
+    func hostileStoredHostsAreOfferedLiterallyAndRunNothing(shell: Shell) throws {
+        let helper = sandbox.sqlite()
+        for (index, host) in (Self.literalHosts + Self.leftOutHosts).enumerated() {
+            try helper.storeAll(wire("protocol=https", "host=\(host)", "username=u\(index)", "password=p\(index)"))
+        }
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", ""])
+        #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(run)")
+        let offered = try readBack(shell, candidates)
+        #expect(pwned.isEmpty, "what \(shell) inserts runs a stored name (\(pwned)): \(candidates)")
+        for host in Self.literalHosts {
+            #expect(offered.contains(host), "\(shell) does not insert \(host.debugDescription) as it is: \(offered) from \(candidates) \(run)")
+        }
+        // History expansion happens at Enter, after the line is read: reading back cannot show it.
+        #expect(shell == .fish || candidates.contains(#"x\!\!"#), "\(shell) leaves x!! to history expansion: \(candidates)")
+        for host in Self.leftOutHosts {
+            #expect(!candidates.contains { $0.hasPrefix(host.prefix(3)) }, "\(shell) offers \(host.debugDescription): \(run)")
+        }
+        let (narrowed, narrowedRun) = try completion.candidates(shell, ["git-credential-sqlite", "erase", "two"])
+        #expect(try readBack(shell, narrowed) == ["two words"], "\(narrowedRun)")
+        #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
+    }
+
+    /// Another program's keyring item can hold what git's wire format cannot: a newline,
+    /// which would make two candidates of one name (`evil` and a look-alike on the next
+    /// line). Such a name is left out; the others are offered as they are, running nothing.
+    @Test(arguments: Shell.allCases)
+    func hostileKeyringItemsAreOfferedLiterallyOrLeftOut(shell: Shell) throws {
+        let keyring = try SharedKeyring()
+        let completion = try ShellCompletion.ofSourceTree(in: keyring.sandbox)
+        let dollar = keyring.names("$(touch pwned-dollar)"), newline = keyring.names("line\n$(touch pwned-newline)")
+        for host in [dollar, newline] {
+            try keyring.secretTool.store(label: "Git: https://\(host)/", secret: "p", schema: "org.git.Password",
+                                         ["protocol": "https", "server": host, "user": "alice"])
+        }
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-secretservice", "list", ""],
+                                                          environment: keyring.bus.environment)
+        let ran = ["dollar", "newline"].filter { fileExists(keyring.sandbox.home + "/pwned-" + $0) }
+        #expect(ran.isEmpty, "\(shell) ran a stored name (\(ran)): \(run)")
+        let offered = try readBack(shell, candidates, in: keyring.sandbox)
+        #expect(offered.contains(dollar), "\(shell) does not insert \(dollar.debugDescription) as it is: \(candidates) \(run)")
+        #expect(!offered.contains { $0.contains(keyring.names.tag) && $0 != dollar }, "\(shell) offers a piece of a name: \(offered)")
+    }
+
+    /// The stored names' commands that ran.
+    var pwned: [String] { ["dollar", "backquote", "semicolon"].filter { fileExists(sandbox.home + "/pwned-" + $0) } }
+
+    /// The words the shell reads from `candidates` as it inserts them on a command line
+    /// (bash and zsh show them quoted for it; fish shows them as they are, and quotes
+    /// them when it inserts them).
+    func readBack(_ shell: Shell, _ candidates: [String], in sandbox: Sandbox? = nil) throws -> [String] {
+        if shell == .fish || candidates.isEmpty { return candidates }
+        let sandbox = sandbox ?? self.sandbox
+        let script = (shell == .bash ? "printf '%s\\n' " : "print -rl -- ") + candidates.joined(separator: " ")
+        let result = try sandbox.run(Sandbox.which(shell.rawValue) ?? "/usr/bin/" + shell.rawValue,
+                                     (shell == .zsh ? ["-f"] : []) + ["-c", script], environment: ["HOME": sandbox.home])
+        #expect(result.exitCode == 0, "\(result)")
+        return result.stdoutLines
+    }
+
     /// Nothing stored: nothing offered, and completing creates no store.
     @Test(arguments: Shell.allCases)
     func noStoreNoHostsAndNothingCreated(shell: Shell) throws {

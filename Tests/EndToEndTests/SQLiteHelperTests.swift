@@ -98,13 +98,21 @@ import Testing
 
     // MARK: Management and files
 
-    @Test func listShowsControlCharactersEscaped() throws {
-        // An escape sequence in a stored host must not reach the terminal as one.
-        try helper.storeAll(wire("protocol=https", "host=evil\u{1B}[2J.example", "username=u\u{7F}", "password=p"))
+    /// An escape sequence in a stored value must not reach the terminal as one, nor a
+    /// format character fool the eye: U+202E shows `elgoog.com` for `moc.elgoog`, U+200B
+    /// hides in a name that looks like another. Escaped as the trace escapes them.
+    @Test func listShowsControlAndFormatCharactersEscaped() throws {
+        try helper.storeAll(wire("protocol=https", "host=evil\u{1B}[2J.example", "username=u\u{7F}", "password=p"),
+                            wire("protocol=https", "host=\u{202E}moc.elgoog", "username=git\u{200B}hub", "password=p"),
+                            wire("protocol=https", "host=soft\u{AD}hyphen\u{FEFF}.example", "username=\u{2066}x\u{2069}", "password=p"))
         let result = try helper.list()
         expectSuccess(result)
         #expect(!result.stdout.bytes.contains(0x1B) && !result.stdout.bytes.contains(0x7F))
-        #expect(result.stdoutText.contains("evil\\x1b[2J.example") && result.stdoutText.contains("u\\x7f"), "\(result)")
+        #expect(!result.stdoutText.unicodeScalars.contains { $0.properties.generalCategory == .format }, "\(result)")
+        for shown in [#""evil\033[2J.example""#, #""u\177""#, #""\342\200\256moc.elgoog""#, #""git\342\200\213hub""#,
+                      #""soft\302\255hyphen\357\273\277.example""#, #""\342\201\246x\342\201\251""#] {
+            #expect(result.stdoutText.contains(shown), "no \(shown) in \(result)")
+        }
     }
 
     @Test func filesAreOwnerOnly() throws {

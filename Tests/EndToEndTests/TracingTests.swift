@@ -144,6 +144,96 @@ struct TraceOutput {
         #expect(result.exitCode == 0 && result.stdout.isEmpty)
     }
 
+    // MARK: Only a regular file of the user's
+
+    /// A get traced to `path`: it must answer at once (within 10 s: the old writer hung in
+    /// open on a FIFO without a reader), say why nothing is traced in one warning, and
+    /// write nothing there.
+    func expectRefused(_ path: String, because phrase: String, environment extra: [String: String] = [:],
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try helper().storeAll(credential)
+        let started = Date()
+        let result = try sandbox.run(BuiltProducts.sqliteHelper, ["--db", database, "get"], input: lookup,
+                                     environment: ["GIT_CREDENTIAL_TRACE": path].merging(extra) { $1 }, timeout: 10)
+        #expect(!result.timedOut && Date().timeIntervalSince(started) < 5, "the helper hung: \(result)", sourceLocation: sourceLocation)
+        #expect(result.exitCode == 0 && result.attributes["password"] == password, "\(result)", sourceLocation: sourceLocation)
+        expectWarning(result, mentioning: phrase, sourceLocation: sourceLocation)
+        #expect(result.stderrText.contains(" so nothing is traced. Fix: give the path of a regular file of your own"),
+                "\(result)", sourceLocation: sourceLocation)
+    }
+
+    @Test func fifoWithoutAReaderNeitherHangsNorTraces() throws {
+        let fifo = sandbox.root + "/traces/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try expectRefused(fifo, because: "cannot open \(fifo) for GIT_CREDENTIAL_TRACE: it is a FIFO (named pipe)")
+    }
+
+    /// Someone reading a FIFO where the trace goes gets nothing, secrets asked for or not.
+    @Test func fifoWithAReaderGetsNothing() throws {
+        let fifo = sandbox.root + "/traces/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        try expectRefused(fifo, because: "will not write the trace to \(fifo): it is a FIFO (named pipe)",
+                          environment: ["GIT_CREDENTIAL_TRACE_REDACT": "0"])
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let got = read(reader, &buffer, buffer.count)
+        #expect(got <= 0, "the reader got \(String(decoding: buffer.prefix(max(got, 0)), as: UTF8.self).debugDescription)")
+    }
+
+    /// A link planted where the trace goes, to a file of the user's or to one not there
+    /// yet: neither is written nor created.
+    @Test func symbolicLinkIsNotFollowed() throws {
+        let victim = try sandbox.file("victim", "[user]\n\tname = Alice\n", mode: 0o600)
+        let link = sandbox.root + "/traces/link"
+        #expect(symlink(victim, link) == 0)
+        try expectRefused(link, because: "cannot open \(link) for GIT_CREDENTIAL_TRACE: it is a symbolic link")
+        #expect(contents(of: victim) == Array("[user]\n\tname = Alice\n".utf8))
+        let dangling = sandbox.root + "/traces/dangling"
+        #expect(symlink(sandbox.home + "/.bashrc", dangling) == 0)
+        try expectRefused(dangling, because: "it is a symbolic link")
+        #expect(!fileExists(sandbox.home + "/.bashrc"))
+    }
+
+    @Test func directoryIsRefused() throws {
+        try expectRefused(sandbox.root + "/traces", because: "cannot open \(sandbox.root)/traces for GIT_CREDENTIAL_TRACE: it is a directory")
+        #expect(files(in: sandbox.root + "/traces").isEmpty)
+    }
+
+    /// A device takes no trace (nor secrets, when asked for them): /dev/null, or a
+    /// terminal that is not the user's.
+    @Test func deviceIsRefused() throws {
+        try expectRefused("/dev/null", because: "will not write the trace to /dev/null: it is a character device",
+                          environment: ["GIT_CREDENTIAL_TRACE_REDACT": "0"])
+    }
+
+    /// A file another user made where the trace goes (a shared /tmp, say) is theirs to
+    /// read: nothing goes into it. As root, the file is made by nobody (setpriv).
+    @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user")) func anotherUsersFileIsRefused() throws {
+        let shared = sandbox.root + "-shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        #expect(chown(shared, 65534, 65534) == 0)
+        let theirs = shared + "/trace"
+        let made = try sandbox.run(Sandbox.which("setpriv") ?? "/usr/bin/setpriv",
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "umask 077; : > \"$0\"", theirs])
+        expectSuccess(made)
+        var info = stat()
+        try #require(stat(theirs, &info) == 0 && info.st_uid == 65534)
+        try expectRefused(theirs, because: "will not write the trace to \(theirs): it belongs to another user (uid 65534)")
+        #expect(contents(of: theirs) == [])
+    }
+
+    /// A second name of a file (a hard link someone made to one of ours) is not written.
+    @Test func hardLinkedFileIsRefused() throws {
+        let original = try sandbox.file("notes", "keep\n", mode: 0o600)
+        let second = sandbox.root + "/traces/second-name"
+        #expect(link(original, second) == 0)
+        try expectRefused(second, because: "will not write the trace to \(second): it has 2 names (hard links)")
+        #expect(contents(of: original) == Array("keep\n".utf8))
+    }
+
     func expectWarning(_ result: ProcessResult, mentioning phrase: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.stderrLines.count == 1, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderrText.hasPrefix("git-credential-sqlite: warning: ") && result.stderrText.contains(phrase)
@@ -322,6 +412,39 @@ struct TraceOutput {
         #expect(trace.has(#"opened "\#(sandbox.root)/store\n12:00:00.000000 git-credential-sqlite: get:"#), "\(trace.text)")
         #expect(trace.has(#"username="mallory\033[1A\033[2K12:00:00.000000"#), "\(trace.text)")
         trace.expectNone(of: secrets)
+    }
+
+    /// A URL's password on the command line (`erase URL`, `configure --url URL`, a URL
+    /// given where a host or a file goes) reaches neither the trace nor stderr; the rest
+    /// of the command line is traced as it was.
+    @Test(arguments: [["erase"], ["list"], ["configure", "--url"], ["unconfigure", "--url"], ["import"]])
+    func urlPasswordsOnTheCommandLineAreRedacted(command: [String]) throws {
+        try helper().storeAll(credential)
+        let secret = "Url-\(password)"
+        let url = "https://alice:\(secret)@example.com/repo.git"
+        let result = try helper(toFile).invoke(command + [url], input: [])
+        let trace = TraceOutput(file: traceFile)
+        trace.expectWellFormed()
+        #expect(trace.has("called with --db \(database) \(command.joined(separator: " ")) https://alice:<redacted>@example.com/repo.git"),
+                "\(trace.text)")
+        trace.expectNone(of: secrets + [secret])
+        #expect(!result.stdout.bytes.containsUTF8(secret) && !result.stderr.bytes.containsUTF8(secret), "\(result)")
+        #expect(!(contents(of: sandbox.home + "/.gitconfig") ?? []).containsUTF8(secret), "the password went into ~/.gitconfig")
+        if command.contains("--url") {
+            // git config would keep it in clear, and show it on its command line meanwhile.
+            expectOneLineFailure(result, exitCode: 2, mentioning: ["the URL given to --url holds a password", "Fix: give the URL without it"])
+        }
+    }
+
+    /// Odd passwords (spaces, `@`, `/`, quotes) in a URL given twice are hidden whole.
+    @Test func oddURLPasswordsAreRedactedWhole() throws {
+        let secrets = ["p w@x", #"q"u/o\te"#]
+        let urls = secrets.map { "https://alice:\($0)@example.com/" }
+        _ = try helper(toFile)("erase", urls[0], urls[1])
+        let trace = TraceOutput(file: traceFile)
+        trace.expectWellFormed()
+        #expect(trace.has("called with --db \(database) erase"), "\(trace.text)")
+        trace.expectNone(of: secrets + ["p w", "x@", "q\\\"u", "o\\\\te"])
     }
 
     // MARK: credential-curl

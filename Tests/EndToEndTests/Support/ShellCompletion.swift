@@ -51,11 +51,14 @@ struct ShellCompletion {
         return ShellCompletion(sandbox: sandbox, share: share, bin: bin)
     }
 
-    /// What the shell offers for the last word (empty: a new word) of `words`, and the run.
-    func candidates(_ shell: Shell, _ words: [String]) throws -> (candidates: [String], run: ProcessResult) {
+    /// What the shell offers for the last word (empty: a new word) of `words`, and the run;
+    /// `extra` adds to the environment (a session bus).
+    func candidates(_ shell: Shell, _ words: [String], environment extra: [String: String] = [:])
+        throws -> (candidates: [String], run: ProcessResult)
+    {
         let fixture = SourceTree.root + "/Tests/Fixtures/completion/complete." + shell.rawValue
-        let environment = ["PATH": bin + ":" + Sandbox.searchPath, "XDG_DATA_DIRS": share + ":/usr/share",
-                           "TERM": "dumb", "SHELL": "/bin/" + shell.rawValue]
+        let environment = extra.merging(["PATH": bin + ":" + Sandbox.searchPath, "XDG_DATA_DIRS": share + ":/usr/share",
+                                         "TERM": "dumb", "SHELL": "/bin/" + shell.rawValue]) { $1 }
         let arguments = shell == .zsh ? ["-f", fixture, share + "/" + shell.completionDirectory] + words : [fixture] + words
         let run = try sandbox.run(Sandbox.which(shell.rawValue) ?? "/usr/bin/" + shell.rawValue, arguments,
                                   environment: environment, timeout: 60)
