@@ -254,6 +254,29 @@ import Glibc
         #expect(elsewhere.attributes["password"] == nil, "stored for the other host: \(elsewhere)")
     }
 
+    /// A repository's own configuration never sees the credential: git's credential
+    /// commands run outside any repository, so neither the .git/config of the directory
+    /// credential-curl runs in (an untrusted checkout) nor a hook's GIT_DIR can name a
+    /// helper that gets it. The global configuration's helper still answers and stores.
+    @Test(arguments: ["working directory", "GIT_DIR"])
+    func aRepositorysOwnHelperNeverSeesTheCredential(via route: String) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let repository = machine.sandbox.root + "/untrusted"
+        let record = machine.sandbox.root + "/recorded"
+        for arguments in [["init", "-q", repository],
+                          ["-C", repository, "config", "credential.helper", "!f() { cat >>'\(record)'; }; f"]] {
+            let done = try machine.sandbox.git(arguments)
+            #expect(done.exitCode == 0, "\(done)")
+        }
+        let result = route == "GIT_DIR"
+            ? try machine.credentialCurl(["-sS", server.url("/echo")], environment: ["GIT_DIR": repository + "/.git"])
+            : try machine.credentialCurl(["-sS", server.url("/echo")], directory: repository)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)\n\(server.log)")
+        #expect(server.receivedCredential == credentialBytes, "the stored credential was not used")
+        #expect(!FileManager.default.fileExists(atPath: record),
+                "the repository's helper was run: \((try? String(contentsOfFile: record, encoding: .utf8)) ?? "")")
+    }
+
     /// A URL glob over hosts ({a,b} or [1-2]) would be several URLs, several hosts: such a
     /// URL names no host, and is refused (curl would get --globoff anyway).
     @Test(arguments: ["http://{HOST,ELSEWHERE_HOST}/echo", "http://127.0.0.[1-2]:PORT/echo"])

@@ -154,10 +154,13 @@ final class ClientMachine {
                         timeout: 60)
     }
 
-    /// scripts/credential-curl from the source tree, `input` on its stdin.
-    func credentialCurl(_ arguments: [String], input: [UInt8] = [], askpass: Askpass? = nil) throws -> ProcessResult {
+    /// scripts/credential-curl from the source tree, `input` on its stdin, run in the
+    /// sandbox's home directory or `directory`, with `extra` in its environment.
+    func credentialCurl(_ arguments: [String], input: [UInt8] = [], askpass: Askpass? = nil,
+                        environment extra: [String: String] = [:], directory: String? = nil) throws -> ProcessResult {
         try sandbox.run(SourceTree.credentialCurl, arguments, input: input,
-                        environment: environment.merging(askpass?.environment ?? [:]) { $1 }, timeout: 60)
+                        environment: environment.merging(askpass?.environment ?? [:]) { $1 }.merging(extra) { $1 },
+                        directory: directory, timeout: 60)
     }
 
     /// The password the configured helper returns for the server (user any), nil for none.

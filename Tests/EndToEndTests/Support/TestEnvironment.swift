@@ -56,10 +56,11 @@ final class Sandbox {
     /// Runs `executable` in the sandbox's home directory with its environment plus `extra`.
     func run(
         _ executable: String, _ arguments: [String], input: [UInt8] = [],
-        environment extra: [String: String] = [:], inputFiles: [Int32: String] = [:], timeout: Double = 30
+        environment extra: [String: String] = [:], inputFiles: [Int32: String] = [:], directory: String? = nil,
+        timeout: Double = 30
     ) throws -> ProcessResult {
         try ChildProcess.run(executable, arguments, stdin: input,
-                             environment: environment.merging(extra) { $1 }, inputFiles: inputFiles, directory: home,
+                             environment: environment.merging(extra) { $1 }, inputFiles: inputFiles, directory: directory ?? home,
                              timeout: timeout)
     }
 
