@@ -70,6 +70,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         for source in sources {
             let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entries" : ""
             SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(source.name)\(skipped)\n")
+            for note in source.notes { SystemIO.writeAll(2, "not imported from \(source.name): \(note)\n") }
         }
         if removeSource { try removePlaintext(sources, store: store) }
     }
