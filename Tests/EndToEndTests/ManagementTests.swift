@@ -100,7 +100,10 @@ import Testing
             default login anonymous password guest
             """)
         let result = try helper.run(["import", netrc])
-        #expect(result.stderrLines == ["imported 2 credentials from \(netrc); skipped 2 incomplete entries"], "\(result)")
+        #expect(result.stderrLines == ["imported 2 credentials from \(netrc); skipped 3 incomplete entries",
+                                       "not imported from \(netrc): line 6: macro init is not carried over (git credentials hold no macros)",
+                                       "not imported from \(netrc): line 9: machine c.example: no password",
+                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host"], "\(result)")
         #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
         #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
     }
