@@ -28,8 +28,9 @@ enum NetrcFile {
         var (entries, notes) = Entry.all(in: lines)
         notes += lines.unreadable.map { ($0.number, $0.reason) }
         var credentials: [Credential] = []
+        var curl = CurlReading(lines)
         for entry in entries {
-            if let problem = entry.problem(curl: lines) {
+            if let problem = entry.problem(curl: &curl) {
                 notes.append((entry.line, (entry.host.map { "machine " + Trace.quoted($0) + ": " } ?? "") + problem))
             } else if let host = entry.host, let login = entry.login, let password = entry.password {
                 credentials.append(Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password)))
@@ -136,25 +137,80 @@ struct Tokens {
 }
 
 /// What curl 7.88 sends for one host (no user name in the URL), step by step as its
-/// parsenetrc: `nil` when it fails on the file or finds no entry for the host.
-enum CurlReading {
-    static func credentials(for host: [UInt8], in lines: Lines) -> (login: [UInt8]?, password: [UInt8]?)? {
-        enum State { case nothing, hostFound, hostValid, macro }
+/// parsenetrc. Every host's walk is the same up to the first `machine` naming it or the
+/// first `default`, so one shared walk finds where each host's own walk starts: a file
+/// costs about its length, not its length times its entries. A budget bounds the rest
+/// (a hostile file of many entries that curl reads to the end for each).
+struct CurlReading {
+    enum State { case nothing, hostFound, hostValid, macro }
+    enum Answer: Equatable { case sends(login: [UInt8]?, password: [UInt8]?), nothing, tooLarge }
+    struct Position { var line: Int; var token: Int; var state: State }
+
+    let lines: [(startsWithBreak: Bool, cut: Tokens)]
+    /// Where each host (lowercased) is first compared with a machine name in the shared walk.
+    var firstMachine: [[UInt8]: Position] = [:]
+    /// The first `default` (every host's from there on), or where curl fails on the file.
+    var firstDefault: Position?
+    var failsAt: Position?
+    var steps = 0
+    static let budget = 4_000_000
+
+    init(_ file: Lines) {
+        lines = file.readable.map { line in
+            (line.bytes.first.map { $0 == 0x0A || $0 == 0x0D } ?? false, Tokens.of(line.bytes))
+        }
         var state = State.nothing
+        walk: for (number, line) in lines.enumerated() {
+            if state == .macro {
+                guard line.startsWithBreak else { continue }
+                state = .nothing
+            }
+            for (index, token) in line.cut.tokens.enumerated() {
+                switch state {
+                case .nothing:
+                    if NetrcFile.is(token, "macdef") { state = .macro }
+                    else if NetrcFile.is(token, "machine") { state = .hostFound }
+                    else if NetrcFile.is(token, "default") {
+                        firstDefault = Position(line: number, token: index, state: .nothing)
+                        break walk
+                    }
+                case .macro:
+                    if token.isEmpty { state = .nothing }
+                case .hostFound:
+                    let name = NetrcFile.lowercased(token)
+                    if firstMachine[name] == nil { firstMachine[name] = Position(line: number, token: index, state: .hostFound) }
+                    state = .nothing
+                case .hostValid:
+                    break
+                }
+            }
+            if line.cut.failed {
+                failsAt = Position(line: number, token: line.cut.tokens.count, state: state)
+                break
+            }
+        }
+    }
+
+    mutating func credentials(for host: [UInt8]) -> Answer {
+        let starts = [firstMachine[NetrcFile.lowercased(host)], firstDefault, failsAt].compactMap { $0 }
+        guard let start = starts.min(by: { ($0.line, $0.token) < ($1.line, $1.token) }) else { return .nothing }
+        var state = start.state
         var found = false
         var login: [UInt8]?
         var password: [UInt8]?
         var wantsLogin = false
         var wantsPassword = false
-        for line in lines.readable {
-            if state == .macro {
+        for number in start.line..<lines.count {
+            let line = lines[number]
+            if number > start.line && state == .macro {
                 // A macro's body runs to a line that starts with a line break.
-                guard let first = line.bytes.first, first == 0x0A || first == 0x0D else { continue }
+                guard line.startsWithBreak else { continue }
                 state = .nothing
             }
-            let cut = Tokens.of(line.bytes)
-            for token in cut.tokens {
-                if let login, !login.isEmpty, let password, !password.isEmpty { return (login, password) }
+            for token in line.cut.tokens[(number == start.line ? start.token : 0)...] {
+                steps += 1
+                if steps > Self.budget { return .tooLarge }
+                if let login, !login.isEmpty, let password, !password.isEmpty { return .sends(login: login, password: password) }
                 switch state {
                 case .nothing:
                     if NetrcFile.is(token, "macdef") { state = .macro }
@@ -173,9 +229,9 @@ enum CurlReading {
                     else if NetrcFile.is(token, "machine") { state = .hostFound }
                 }
             }
-            if cut.failed { return nil }
+            if line.cut.failed { return .nothing }
         }
-        return found ? (login, password) : nil
+        return found ? .sends(login: login, password: password) : .nothing
     }
 }
 
@@ -239,7 +295,8 @@ struct Entry {
                 }
             }
             guard NetrcFile.isKeyword(word) else {
-                note(line, "\(Trace.quoted(word)) is no netrc keyword curl uses (a value with white space or # needs quotes)")
+                // The word is not shown: it may be part of a password written without quotes.
+                note(line, "a word that is no netrc keyword curl uses (a value with white space or # needs quotes)")
                 continue
             }
             // A keyword's value; another keyword instead means it has none (as written:
@@ -268,7 +325,7 @@ struct Entry {
 
     /// Why this entry is not imported, or `nil` when curl sends exactly its login and
     /// password for its host.
-    func problem(curl lines: Lines) -> String? {
+    func problem(curl: inout CurlReading) -> String? {
         if let first = problems.first { return first }
         guard let host else { return "no host" }
         guard let login, !login.isEmpty else { return "no login" }
@@ -279,9 +336,10 @@ struct Entry {
         if host.contains(where: { Array(":/@?#\\".utf8).contains($0) }) {
             return "not a host name curl matches (a port, path or user name does not belong in it)"
         }
-        guard let sent = CurlReading.credentials(for: host, in: lines), sent.login == login, sent.password == password else {
-            return "curl reads another login or password for this host from the file (an earlier entry for it, a default before it, a value after # or a macro read as entries), so it is not imported"
+        switch curl.credentials(for: host) {
+        case .sends(login: login, password: password): return nil
+        case .tooLarge: return "the file is too large to check how curl reads this entry; import it in parts"
+        default: return "curl reads another login or password for this host from the file (an earlier entry for it, a default before it, a value after # or a macro read as entries), so it is not imported"
         }
-        return nil
     }
 }

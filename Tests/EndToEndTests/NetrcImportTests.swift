@@ -104,4 +104,26 @@ import Testing
         #expect(result.exitCode == 0 && result.stderrLines.last == "removed \(file)", "\(result)")
         #expect(try stored("a.example") == "x:y" && stored("b.example") == "u v:w\\z")
     }
+
+    /// A password written with a blank and no quotes: curl takes its first word; the entry
+    /// is noted without echoing the rest of it, which is part of a secret.
+    @Test func aNoteNeverShowsAWordThatMayBeASecret() throws {
+        let file = try sandbox.file("netrc", "machine a.example login x password correct horse-battery\n")
+        let result = try helper.run(["import", file])
+        #expect(result.stderrLines.contains { $0.contains("line 1: machine a.example: a word that is no netrc keyword") }, "\(result)")
+        #expect(!result.stderrText.contains("horse") && !result.stderrText.contains("correct"), "\(result)")
+        #expect(try stored("a.example") == nil)
+    }
+
+    /// Many entries after a `default` without a password: curl reads the file from that
+    /// default for every host; the check is bounded, and what it did not finish is noted.
+    @Test func aFileCurlReadsToTheEndForEveryHostIsCheckedInBoundedTime() throws {
+        let entries = (0..<3000).map { "machine h\($0).example login u\($0) password p\($0)\n" }.joined()
+        let file = try sandbox.file("netrc", "default login x\n" + entries)
+        let started = Date()
+        let result = try sandbox.run(BuiltProducts.sqliteHelper, ["import", file], timeout: 60)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(Date().timeIntervalSince(started) < 30, "took \(Date().timeIntervalSince(started)) s")
+        #expect(try stored("h0.example") == "u0:p0")
+    }
 }
