@@ -15,9 +15,12 @@ public struct HealthCheck: Sendable, Equatable {
         self.fix = fix
     }
 
-    /// `ok    subject: detail`, `FAIL  subject: detail. Fix: ...`
+    /// `ok    subject: detail`, `FAIL  subject: detail. Fix: ...`, always one line of
+    /// printable text: details carry outside data (git configuration a repository sets,
+    /// paths, store contents), and an escape sequence or carriage return in them could
+    /// rewrite what the terminal shows, another check's verdict included.
     public var line: String {
         let label = switch verdict { case .ok: "ok  "; case .warn: "warn"; case .fail: "FAIL" }
-        return "\(label)  \(subject): \(detail)" + (fix.map { ". Fix: \($0)" } ?? "")
+        return Trace.printable("\(label)  \(subject): \(detail)" + (fix.map { ". Fix: \($0)" } ?? ""))
     }
 }

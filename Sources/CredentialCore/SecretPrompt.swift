@@ -7,8 +7,9 @@ import Musl
 #endif
 
 /// Asking a person for a secret the way git does: an askpass program (`GIT_ASKPASS`,
-/// then `SSH_ASKPASS`) if one is set, else the terminal with echo off. Never argv,
-/// never the environment; without either, no one is asked.
+/// then `SSH_ASKPASS`) if one is set, else the terminal with echo off unless
+/// GIT_TERMINAL_PROMPT says no. Never argv, never the environment; without either, no
+/// one is asked.
 public enum SecretPrompt {
     static let limit = 65536
 
@@ -29,6 +30,19 @@ public enum SecretPrompt {
     /// Whether `ask` could reach anyone.
     public static var canAsk: Bool { allowed && (askpassProgram != nil || terminalAvailable) }
 
+    /// git's GIT_TERMINAL_PROMPT: a false value (0, false, no, off, empty) forbids the
+    /// terminal, and git then never opens it (a script or CI job that set it would
+    /// otherwise hang on /dev/tty); askpass stays allowed, as in git. A value git would
+    /// reject as no boolean counts as false: when in doubt, do not block on a terminal.
+    static var terminalAllowed: Bool {
+        // getenv itself: set but empty is false for git, unlike an unset variable.
+        guard let raw = getenv("GIT_TERMINAL_PROMPT") else { return true }
+        let word = String(cString: raw).lowercased()
+        if ["true", "yes", "on"].contains(word) { return true }
+        if let number = Int(word) { return number != 0 }
+        return false
+    }
+
     /// The answer, or `nil` when there is no askpass program and no terminal.
     public static func ask(_ prompt: String) throws -> [UInt8]? {
         guard allowed else { return nil }
@@ -41,6 +55,7 @@ public enum SecretPrompt {
     }
 
     static var terminalAvailable: Bool {
+        guard terminalAllowed else { return false }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return false }
         close(fd)
@@ -76,6 +91,7 @@ public enum SecretPrompt {
 
     /// Reads one line from /dev/tty, with echo off unless `echo`; `nil` when there is no terminal.
     static func askTerminal(_ prompt: String, echo: Bool = false) -> [UInt8]? {
+        guard terminalAllowed else { return nil }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }

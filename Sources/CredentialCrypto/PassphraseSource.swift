@@ -34,6 +34,6 @@ public struct PassphraseSource: Sendable {
 
     public var noOneToAsk: HelperError {
         HelperError(.usage, "no passphrase given and no terminal or askpass program to ask for one",
-                    fix: "run it in a terminal, or pass the passphrase on a descriptor with \(option)")
+                    fix: "run it in a terminal (with GIT_TERMINAL_PROMPT not 0), or pass the passphrase on a descriptor with \(option)")
     }
 }

@@ -29,7 +29,8 @@ struct ConfigScope: ParsableArguments {
         return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\($0).helper" } ?? "credential.helper")
     }
 
-    var place: String { "\(scope.rawValue) git configuration" + (url.map { " for \($0)" } ?? "") }
+    /// For messages: the URL as Trace.quoted writes outside data.
+    var place: String { "\(scope.rawValue) git configuration" + (url.map { " for \(Trace.quoted($0))" } ?? "") }
 }
 
 /// How git config names this helper: by its short name when git will find this very
@@ -39,13 +40,49 @@ enum HelperName {
         let here = Subprocess.currentExecutable
         if let found = Subprocess.which("git-credential-" + name), Subprocess.realPath(found) == here { return name }
         guard let here else { return name }
-        // git runs a helper given by path through the shell.
-        return here.contains(where: { " '\"\\$`!*?;&|<>()[]{}#~".contains($0) }) ? "'" + here.replacingQuotes() + "'" : here
+        // git runs a helper given by absolute path through the shell: a path with anything
+        // but plainly safe characters (an allow-list: a deny-list forgot TAB, where git's
+        // shell split it) is single-quoted, behind `!`, since git takes a value that does
+        // not start with `/` for a helper's short name.
+        return here.unicodeScalars.allSatisfy(isShellSafe) ? here : "!'" + here.replacingQuotes() + "'"
+    }
+
+    /// The program of a helper value as git's shell reads it: a path configure quoted
+    /// is still ours. Blanks end the word; quotes and backslashes group.
+    static func firstWord(_ value: String) -> String {
+        var word = ""
+        var quote: Character?
+        var escaped = false
+        for character in value {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if let open = quote {
+                if character == open { quote = nil } else if character == "\\" && open == "\"" { escaped = true } else { word.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " || character == "\t" || character == "\n" {
+                if !word.isEmpty { return word }
+            } else {
+                word.append(character)
+            }
+        }
+        return word
+    }
+
+    /// Characters no shell gives a meaning to in a word.
+    static func isShellSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "/", ".", "_", "-", "+", ",", ":", "@", "%", "=": true
+        default: false
+        }
     }
 
     /// Whether a credential.helper value runs this helper, with or without options.
     static func isOurs(_ value: String, name: String) -> Bool {
-        let program = value.split(separator: " ").first.map(String.init) ?? ""
+        let program = firstWord(value.hasPrefix("!") ? String(value.dropFirst()) : value)
         return program == name || program.hasSuffix("/git-credential-" + name) || program == "git-credential-" + name
     }
 }
@@ -82,13 +119,13 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let values = try config.values()
         if values.count >= 2, values[values.count - 2].isEmpty, HelperName.isOurs(values[values.count - 1], name: name),
            !values.dropLast().contains(where: { HelperName.isOurs($0, name: name) }) {
-            return SystemIO.writeAll(2, "already configured: \(config.key) is \(values.last!) in the \(target.place)\n")
+            return SystemIO.writeAll(2, "already configured: \(Trace.quoted(config.key)) is \(Trace.quoted(values.last!)) in the \(target.place)\n")
         }
         let value = HelperName.value(name)
         try config.replace(values, with: values.filter { !HelperName.isOurs($0, name: name) } + ["", value])
         let earlier = values.filter { !$0.isEmpty && !HelperName.isOurs($0, name: name) }
-        let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.joined(separator: ", ")))"
-        SystemIO.writeAll(2, "configured: \(config.key) = \(value) in the \(target.place)\(reset)\n")
+        let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
+        SystemIO.writeAll(2, "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(value)) in the \(target.place)\(reset)\n")
     }
 }
 
@@ -118,7 +155,7 @@ public struct UnconfigureCommand<Options: StoreOptions>: ParsableCommand {
         let config = try target.config()
         let values = try config.values()
         guard values.contains(where: { HelperName.isOurs($0, name: name) }) else {
-            return SystemIO.writeAll(2, "not configured: \(config.key) does not name \(name) in the \(target.place)\n")
+            return SystemIO.writeAll(2, "not configured: \(Trace.quoted(config.key)) does not name \(name) in the \(target.place)\n")
         }
         var kept: [String] = []
         for value in values {
@@ -129,6 +166,6 @@ public struct UnconfigureCommand<Options: StoreOptions>: ParsableCommand {
             }
         }
         try config.replace(values, with: kept)
-        SystemIO.writeAll(2, "unconfigured: \(config.key) no longer names \(name) in the \(target.place)\n")
+        SystemIO.writeAll(2, "unconfigured: \(Trace.quoted(config.key)) no longer names \(name) in the \(target.place)\n")
     }
 }

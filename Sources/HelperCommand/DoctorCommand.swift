@@ -77,18 +77,19 @@ enum Doctor {
             return HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")
         }
         let active = all.lastIndex(of: "").map { Array(all[($0 + 1)...]) } ?? all
-        let order = active.isEmpty ? "no helper" : "helpers in order: " + active.joined(separator: ", ")
+        // Values as Trace.quoted writes them: a repository's configuration is outside data.
+        let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map(Trace.quoted).joined(separator: ", ")
         guard active.contains(where: { HelperName.isOurs($0, name: name) }) else {
             return HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: "git-credential-\(name) configure")
         }
         let ours = active.firstIndex { HelperName.isOurs($0, name: name) }!
         // cache in front is the usual pairing (memory first); anything else answers first.
         if let earlier = active[..<ours].first(where: { $0.split(separator: " ").first != "cache" }) {
-            return HealthCheck(.warn, subject, "\(order): \(earlier) comes first, so git uses its answers before \(name)'s",
+            return HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier)) comes first, so git uses its answers before \(name)'s",
                                fix: "git-credential-\(name) configure (it resets the list)")
         }
         if let plaintext = active.first(where: { $0.split(separator: " ").first == "store" }) {
-            return HealthCheck(.warn, subject, "\(order): \(plaintext) runs too and writes every credential in clear to a file",
+            return HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext)) runs too and writes every credential in clear to a file",
                                fix: "git-credential-\(name) configure (it resets the list), then import --remove-source")
         }
         return HealthCheck(.ok, subject, order)

@@ -10,11 +10,12 @@ struct GitConfig {
 
     /// The key's values in this scope, in order.
     func values() throws -> [String] {
-        let result = try Self.git(["config"] + (scope.map { [$0] } ?? []) + ["--get-all", key])
+        // -z: each value ends in NUL, so a value holding a newline (a quoted path) stays one.
+        let result = try Self.git(["config", "-z"] + (scope.map { [$0] } ?? []) + ["--get-all", key])
         // Exit 1: the key is not set. Anything else git said is an error.
         if result.status == 1 { return [] }
         try Self.check(result, doing: "read \(key)")
-        return result.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        return result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
     /// Sets the key's values in this scope to `values`, in order.

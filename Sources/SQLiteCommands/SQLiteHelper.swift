@@ -257,7 +257,7 @@ enum Duration {
             unit = factor
             digits = digits.dropLast()
         }
-        guard let number = UInt64(digits), number > 0, number * unit <= UInt64(UInt32.max) else {
+        guard let number = UInt64(digits), number > 0, number <= UInt64(UInt32.max) / unit else {
             throw ValidationError("invalid duration '\(text)': use seconds, or a number followed by s, m, h or d")
         }
         return UInt32(number * unit)

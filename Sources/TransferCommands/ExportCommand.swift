@@ -87,4 +87,14 @@ public struct ScryptCost: ParsableArguments {
     public init() {}
     @Option(name: .customLong("scrypt-cost"), help: .hidden)
     public var cost: UInt8 = PassphraseWrap.defaultCost
+
+    /// Checked before anything is written: a cost beyond what import and the store open
+    /// again would leave a store or file no one can open (init wrote the database first,
+    /// then failed, blaming the database).
+    public func validate() throws {
+        guard cost <= ExportArchive.maximumCost else {
+            throw ValidationError("--scrypt-cost \(cost) is more than import accepts (at most \(ExportArchive.maximumCost))")
+        }
+        guard cost > 0 else { throw ValidationError("--scrypt-cost 0 is no cost: scrypt needs at least 1") }
+    }
 }

@@ -21,7 +21,9 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 ~/.git-credentials and $XDG_CONFIG_HOME/git/credentials are read, those that \
                 exist. --from reads the other backend's store through its own helper, so \
                 secrets pass through a pipe only. Lines that are not complete credentials are \
-                counted and skipped.
+                counted and skipped. A netrc entry is imported only when curl reads it from \
+                the file exactly as written; each other one (an account, a macro, a value \
+                starting with # unquoted, an unclosed quote) gets a line saying why.
 
                 --remove-source overwrites and removes each plaintext file once every entry \
                 in it reads back from the store, and only the very file that was read. It \
@@ -70,6 +72,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         for source in sources {
             let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entries" : ""
             SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(source.name)\(skipped)\n")
+            for note in source.notes { SystemIO.writeAll(2, "not imported from \(source.name): \(note)\n") }
         }
         if removeSource { try removePlaintext(sources, store: store) }
     }

@@ -100,7 +100,10 @@ import Testing
             default login anonymous password guest
             """)
         let result = try helper.run(["import", netrc])
-        #expect(result.stderrLines == ["imported 2 credentials from \(netrc); skipped 2 incomplete entries"], "\(result)")
+        #expect(result.stderrLines == ["imported 2 credentials from \(netrc); skipped 3 incomplete entries",
+                                       "not imported from \(netrc): line 6: macro init is not carried over (git credentials hold no macros)",
+                                       "not imported from \(netrc): line 9: machine c.example: no password",
+                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host"], "\(result)")
         #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
         #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
     }
@@ -240,6 +243,51 @@ import Testing
         let exposed = try doctor.run(["doctor"])
         #expect(exposed.exitCode == 1)
         #expect(exposed.stdoutLines.contains { $0.hasPrefix("FAIL  key file:") && $0.contains("chmod 600 \(sandbox.keyFile)") }, "\(exposed)")
+    }
+
+    /// A helper value from outside (a repository's configuration) with an escape sequence
+    /// and a carriage return that would erase doctor's own warn line and write a fake "ok":
+    /// doctor and configure print it escaped, as Trace.quoted does, each line one line.
+    @Test func doctorAndConfigurePrintConfigurationValuesEscaped() throws {
+        let hostile = "store\u{1B}[2K\rok    git config: all is well"
+        expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", hostile]))
+        let doctor = helper.with(environment: onPath)
+        let checked = try doctor.run(["doctor"])
+        #expect(!checked.stdout.bytes.contains(0x1B) && !checked.stdout.bytes.contains(0x0D), "\(checked)")
+        #expect(checked.stdoutLines.contains { $0.hasPrefix("FAIL  git config:") && $0.contains(#""store\033[2K\rok    git config: all is well""#) },
+                "\(checked)")
+        let configured = try doctor.run(["configure"])
+        #expect(configured.exitCode == 0, "\(configured)")
+        #expect(!configured.stderr.bytes.contains(0x1B) && !configured.stderr.bytes.contains(0x0D), "\(configured)")
+        #expect(configured.stderrText.contains(#"\033[2K\rok"#), "\(configured)")
+        let after = try doctor.run(["doctor"])
+        #expect(!after.stdout.bytes.contains(0x1B) && !after.stdout.bytes.contains(0x0D), "\(after)")
+    }
+
+    /// Installed in a directory whose name holds a TAB (or any character git's shell would
+    /// act on): configure quotes the path, and `git credential fill` runs this very program,
+    /// not `/…/my`, the first shell word the unquoted path would leave.
+    @Test(arguments: ["my\tdir", "my dir;x", "my$(x)dir", "my\ndir"])
+    func configureQuotesAPathWithShellCharacters(_ directoryName: String) throws {
+        let directory = sandbox.root + "/" + directoryName
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/git-credential-sqlite"
+        try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
+        let marker = sandbox.root + "/wrong-program-ran"
+        // What an unquoted path would run instead: the first word before the TAB or blank.
+        let decoy = "#!/bin/sh\ntouch '\(marker)'\n"
+        try sandbox.file("my", decoy, mode: 0o700)
+        let configured = try sandbox.run(copy, ["configure"])
+        #expect(configured.exitCode == 0, "\(configured)")
+        #expect(configured.stderrLines.count == 1 && !configured.stderr.bytes.contains(0x09), "\(configured)")
+        expectSuccess(try sandbox.run(copy, ["store"], input: Self.credential("tab.example", "alice", "tab-secret")))
+        let filled = try sandbox.git(["credential", "fill"], input: Array("protocol=https\nhost=tab.example\n\n".utf8))
+        #expect(filled.exitCode == 0 && filled.stdoutLines.contains("password=tab-secret"), "\(filled)")
+        #expect(!fileExists(marker), "git ran another program than the configured helper")
+        let again = try sandbox.run(copy, ["configure"])
+        #expect(again.stderrText.hasPrefix("already configured"), "\(again)")
+        #expect(try sandbox.run(copy, ["unconfigure"]).exitCode == 0)
+        #expect(try helpers().isEmpty)
     }
 
     @Test func completionOffersStoredHostsAndNothingSecret() throws {

@@ -42,6 +42,12 @@ import Testing
     @Test(arguments: [
         ["--frobnicate", "store"], ["store", "--no-such-option"], ["--passphrase-fd", "three", "store"],
         ["--db"], ["unlock", "--timeout", "soon"], ["get", "--scrypt-cost", "10"], ["store", "--db="],
+        // Durations whose product with the unit overflows 64 bits: refused, not a trap.
+        ["unlock", "--timeout", "999999999999999999d"], ["unlock", "--timeout", "18446744073709551615m"],
+        ["unlock", "--timeout", "4294967296"],
+        // A scrypt cost no store could be opened with: refused before the database is made.
+        ["init", "--passphrase", "--passphrase-fd", "0", "--scrypt-cost", "25"],
+        ["init", "--passphrase", "--passphrase-fd", "0", "--scrypt-cost", "0"],
     ])
     func badOptionsFailWithOneLine(arguments: [String]) throws {
         try expectRejected(arguments)

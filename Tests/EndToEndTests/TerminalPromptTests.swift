@@ -20,8 +20,9 @@ import Glibc
     static let credential = wire("protocol=https", "host=tty.example", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=tty.example")
 
-    func atTerminal(_ arguments: [String], input: [UInt8] = [], answers: [String]) throws -> TerminalSession {
-        try sandbox.atTerminal(BuiltProducts.sqliteHelper, arguments, input: input, answers: answers)
+    func atTerminal(_ arguments: [String], input: [UInt8] = [], answers: [String],
+                    environment: [String: String] = [:]) throws -> TerminalSession {
+        try sandbox.atTerminal(BuiltProducts.sqliteHelper, arguments, input: input, answers: answers, environment: environment)
     }
 
     @Test func initAndUnlockAskOnTheTerminalWithoutEcho() throws {
@@ -73,5 +74,37 @@ import Glibc
         #expect(session.code == (interruption == "signal:15" ? -Int(SIGTERM) : -Int(SIGINT)), "not ended by the signal: \(session)")
         #expect(session.echo, "the terminal was left without echo")
         #expect(!fileExists(sandbox.database), "an interrupted import stored something")
+    }
+
+    /// GIT_TERMINAL_PROMPT false (git's booleans): git never prompts on the terminal then,
+    /// and neither does a helper it runs: `git credential fill` with a locked store ends at
+    /// once, without "Passphrase for" on /dev/tty, and the store is not opened.
+    @Test(arguments: ["0", "false", "No", "off", ""])
+    func noTerminalPromptWhenGitTerminalPromptIsFalse(_ value: String) throws {
+        _ = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
+        #expect(try atTerminal(["store"], input: Self.credential, answers: ["tty phrase"]).code == 0)
+        let git = try sandbox.atTerminal(Sandbox.which("git") ?? "/usr/bin/git",
+                                         ["-c", "credential.helper=" + BuiltProducts.sqliteHelper, "credential", "fill"],
+                                         input: Self.lookup, answers: ["tty phrase"], stderrOnTerminal: true,
+                                         environment: ["GIT_TERMINAL_PROMPT": value])
+        #expect(!git.terminal.contains("Passphrase for"), "a terminal prompt with GIT_TERMINAL_PROMPT=\(value): \(git)")
+        #expect(!git.stdout.contains("alice-secret"), "\(git)")
+        #expect(git.code != 0, "git should fail as it does without a terminal: \(git)")
+        // The control: the same with prompts on asks, and the answer opens the store.
+        let asked = try sandbox.atTerminal(Sandbox.which("git") ?? "/usr/bin/git",
+                                           ["-c", "credential.helper=" + BuiltProducts.sqliteHelper, "credential", "fill"],
+                                           input: Self.lookup, answers: ["tty phrase"], stderrOnTerminal: true)
+        #expect(asked.terminal.contains("Passphrase for") && asked.stdout.contains("password=alice-secret"), "\(asked)")
+    }
+
+    /// With the terminal forbidden, an askpass program is still asked, as git asks it.
+    @Test func askpassStillAnswersWhenGitTerminalPromptIsFalse() throws {
+        _ = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
+        #expect(try atTerminal(["store"], input: Self.credential, answers: ["tty phrase"]).code == 0)
+        let askpass = try sandbox.file("askpass", "#!/bin/sh\necho 'tty phrase'\n", mode: 0o700)
+        let found = try atTerminal(["get"], input: Self.lookup, answers: [],
+                                   environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": askpass])
+        #expect(found.stdout == "username=alice\npassword=alice-secret\n", "\(found)")
+        #expect(!found.terminal.contains("Passphrase for"), "\(found)")
     }
 }

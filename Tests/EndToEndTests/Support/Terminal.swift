@@ -15,11 +15,12 @@ extension Sandbox {
     /// Runs `executable` with its stdin from `input` and /dev/tty on a pseudo-terminal that
     /// answers the prompts in order (python3 plays the person: an answer starting with ^C is
     /// typed as it is, with no Enter; "signal:N" sends signal N instead); stderr goes to the terminal
-    /// too when `stderrOnTerminal`, else nowhere.
+    /// too when `stderrOnTerminal`, else nowhere. GIT_TERMINAL_PROMPT is on, as for a person
+    /// (the sandbox turns it off elsewhere), unless `extra` says otherwise.
     func atTerminal(_ executable: String, _ arguments: [String], input: [UInt8] = [], answers: [String],
                     stderrOnTerminal: Bool = false, environment extra: [String: String] = [:]) throws -> TerminalSession {
         let requestFile = try file("request-\(UUID().uuidString)", input)
-        var environment = extra
+        var environment = ["GIT_TERMINAL_PROMPT": "1"].merging(extra) { $1 }
         if stderrOnTerminal { environment["STDERR_TO_TERMINAL"] = "1" }
         let result = try run("/usr/bin/python3", ["-c", Self.terminalDriver, requestFile, executable] + arguments,
                              input: Array(answers.map { $0 + "\n" }.joined().utf8), environment: environment)
