@@ -185,6 +185,23 @@ public enum PrivateFiles {
         return true
     }
 
+    /// Overwrites the first `size` bytes of the open file with zeros and syncs it, before
+    /// its name is removed: what a plaintext file or an old key held is then gone from
+    /// that file (a copy-on-write or journaling file system may keep old blocks; that is
+    /// beyond a program's reach). Returns how far it got and, on failure, the error text.
+    public static func overwriteWithZeros(_ fd: Int32, size: Int) -> (written: Int, error: String?) {
+        let zeros = [UInt8](repeating: 0, count: 65536)
+        var offset = 0
+        while offset < size {
+            let count = min(zeros.count, size - offset)
+            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(offset)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return (offset, SystemIO.errorText()) }
+            offset += written
+        }
+        return fsync(fd) == 0 ? (offset, nil) : (offset, "cannot sync it: " + SystemIO.errorText())
+    }
+
     /// Makes a rename or link durable.
     public static func syncDirectory(of path: String) {
         let fd = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)

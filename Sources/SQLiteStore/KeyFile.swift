@@ -54,12 +54,10 @@ enum KeyFile {
             throw HelperError(.failure, "the old key file \(path) is not a regular file of yours, so it was left alone",
                               fix: "look at it (ls -l \(path)); it no longer opens the store")
         }
-        let size = Int(info.st_size)
-        let wiped = SystemIO.writeAll(fd, [UInt8](repeating: 0, count: max(size, 1))) && fsync(fd) == 0
-        let reason = SystemIO.errorText()
+        let overwrite = PrivateFiles.overwriteWithZeros(fd, size: Int(info.st_size))
         close(fd)
-        guard wiped, unlink(path) == 0 else {
-            throw HelperError(.failure, "cannot wipe the old key file \(path): \(wiped ? SystemIO.errorText() : reason)",
+        if let failure = overwrite.error ?? (unlink(path) == 0 ? nil : SystemIO.errorText()) {
+            throw HelperError(.failure, "cannot wipe the old key file \(path): \(failure)",
                               fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
         }
         PrivateFiles.syncDirectory(of: path)

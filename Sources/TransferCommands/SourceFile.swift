@@ -151,20 +151,10 @@ struct SourceFile {
     }
 
     func overwrite(_ fd: Int32, size: Int) throws(Kept) {
-        let zeros = [UInt8](repeating: 0, count: 65536)
-        var offset = 0
-        while offset < size {
-            let count = min(zeros.count, size - offset)
-            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(offset)) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                throw Kept(reason: "cannot overwrite it\(offset > 0 ? " (it is partly overwritten)" : ""): \(SystemIO.errorText())",
-                           fix: "remove it yourself: every credential in it is stored")
-            }
-            offset += written
-        }
-        guard fsync(fd) == 0 else {
-            throw Kept(reason: "overwrote it, but cannot sync it: \(SystemIO.errorText())", fix: "remove it yourself: every credential in it is stored")
+        let (written, error) = PrivateFiles.overwriteWithZeros(fd, size: size)
+        if let error {
+            throw Kept(reason: "cannot overwrite it\(written > 0 ? " (it is partly overwritten)" : ""): \(error)",
+                       fix: "remove it yourself: every credential in it is stored")
         }
     }
 
