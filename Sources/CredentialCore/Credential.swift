@@ -45,6 +45,14 @@ public struct Credential: Equatable, Sendable {
         return expiry < now
     }
 
+    /// Whether every field an answer to `get` carries can be written as one line. Only an
+    /// item written by another program (a keyring item) can hold a line break or NUL, and
+    /// such an item is no answer at all: an answer with its username left out would have
+    /// git use the password with a username of its own choosing.
+    public var isAnswerable: Bool {
+        [username, password, oauthRefreshToken, authtype, credential].allSatisfy { $0?.isWritable ?? true }
+    }
+
     /// Only what a store keeps: the key fields and the secrets, nothing of the request.
     public var storable: Credential {
         Credential(

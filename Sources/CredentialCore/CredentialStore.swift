@@ -39,7 +39,7 @@ extension CredentialStore {
 /// ephemeral store or an erase naming nothing never touches (or creates, or unlocks) it.
 public enum HelperActions {
     /// The item to answer `get` with, or `nil`: the most recently stored match that has
-    /// not expired and that the caller can use.
+    /// not expired, that the caller can use, and that can be answered whole.
     public static func get(_ request: Credential, now: UInt64, from open: () throws -> CredentialStore?) throws -> Credential? {
         guard request.isCompleteLookup, let store = try open() else {
             if !request.isCompleteLookup { Trace.note("the request names no protocol and host (or path): nothing looked up") }
@@ -49,7 +49,7 @@ public enum HelperActions {
         let matches = try store.items(matching: request, for: .lookup)
         Trace.note(count(matches.count, "item") + " matched")
         return matches.first { item in
-            !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
+            item.isAnswerable && !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
         }
     }
 

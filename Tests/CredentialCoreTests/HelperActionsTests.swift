@@ -42,6 +42,19 @@ struct HelperActionsTests {
         #expect(try get(Self.lookup(host: "other.example"))?.username == "carol")
     }
 
+    /// A match with a line break in a field it would answer (another program's keyring
+    /// item can hold one) is passed over whole: the next match answers, or nothing does.
+    @Test(arguments: [Self.login("mallory\npassword=forged", "pw-m"), Self.login("mallory", "pw\u{0}m"),
+                      Credential(protocol: "https", host: "example.com", username: "mallory", password: "pw-m",
+                                 oauthRefreshToken: "refresh\nusername=x")])
+    func getPassesOverAMatchThatCannotBeAnsweredWhole(unanswerable: Credential) throws {
+        store.replace(with: [unanswerable], progress: nil)
+        #expect(try get(Self.lookup()) == nil)
+        try save(Self.login("alice", "pw-a"))
+        store.replace(with: [unanswerable], progress: nil)
+        #expect(try get(Self.lookup())?.username == "alice")
+    }
+
     @Test func getAfterReplacementReturnsTheReplacedItem() throws {
         try save(Self.login("alice", "old"), Self.login("bob", "pw-b"), Self.login("alice", "new"))
         #expect(try get(Self.lookup())?.password == "new")
