@@ -33,9 +33,11 @@ enum GitCredentialsFile {
         return ImportSource(name: name, credentials: credentials, skipped: skipped)
     }
 
-    /// The line git-credential-store would write; `nil` for what it cannot hold (no
-    /// username or password: a token-only credential; a protocol that is no URL scheme,
-    /// which a keyring item may carry and which would otherwise be written as it is).
+    /// The line git-credential-store would write; `nil` for what it cannot hold: no
+    /// username or password (a token-only credential), a protocol that is no URL scheme,
+    /// or anything else that would not read back as the same credential (git writes the
+    /// host as it is, so a stored host `good.example/x` or `evil#@good.example` would come
+    /// back as another host, with this password).
     static func line(for credential: Credential) -> [UInt8]? {
         guard let scheme = credential.protocol, isScheme(scheme), let host = credential.host,
               let username = credential.username, let password = credential.password else { return nil }
@@ -43,6 +45,8 @@ enum GitCredentialsFile {
         out += encode(username, keeping: isUnreserved) + [0x3A] + encode(password, keeping: isUnreserved) + [0x40]
         out += encode(host, keeping: isReservedOrUnreserved)
         if let path = credential.path { out += [0x2F] + encode(path, keeping: isReservedOrUnreserved) }
+        guard let back = try? CredentialURL.parse(Value(out)), back.hasSameKey(as: credential),
+              back.username == username, back.password == password else { return nil }
         return out + [0x0A]
     }
 

@@ -63,7 +63,7 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
             bytes = try ExportArchive.seal(credentials, passphrase: passphrase, cost: scrypt.cost)
         }
         try write(bytes)
-        let notes = left > 0 ? "; left out \(left) that this format cannot hold: no username and password, or a protocol that is no URL scheme (use the encrypted format)" : ""
+        let notes = left > 0 ? "; left out \(left) that this format cannot hold: no username and password, or a protocol or host that would not read back as written (use the encrypted format)" : ""
         let how = plaintext ? "in plaintext" : "encrypted with a passphrase"
         SystemIO.writeAll(2, "exported \(credentials.count - left) credentials \(how) to \(output ?? "standard output")\(notes)\n")
     }

@@ -162,6 +162,20 @@ import Testing
         #expect(fromGit.attributes["username"] == "al ice" && fromGit.attributes["password"] == "p@ss/w:rd%", "\(fromGit)")
     }
 
+    /// git-credential-store's format writes the host as it is: a stored host with `/`, `#`
+    /// or `@` (hostile data in a store or keyring) would read back as another host, with
+    /// this password. Such a credential is left out and counted; git reads the rest.
+    @Test func aPlaintextExportLeavesOutWhatWouldReadBackAsAnotherCredential() throws {
+        try helper.storeAll(Self.credential("good.example/x", "alice", "stolen-1"),
+                            Self.credential("evil.example#@good.example", "alice", "stolen-2"),
+                            Self.credential("good.example", "bob", "bob-pw"),
+                            wire("protocol=https", "host=good.example", "path=/lead", "username=carol", "password=stolen-3"))
+        let exported = try helper.run(["export", "--plaintext"])
+        #expect(exported.exitCode == 0, "\(exported)")
+        #expect(exported.stdoutLines == ["https://bob:bob-pw@good.example"], "\(exported)")
+        #expect(exported.stderrText.contains("left out 3"), "\(exported)")
+    }
+
     @Test func importShowsProgressOnATerminalOnly() throws {
         let lines = (0..<300).map { "https://u:p\($0)@h\($0).example\n" }.joined()
         let file = try sandbox.file("many", lines)
