@@ -35,6 +35,10 @@ public enum HelperRunner {
                 try action.run(settings)
                 exit(0)
             }
+            if let script = try CompletionScript.requested(by: arguments, for: root) {
+                SystemIO.writeAll(1, script + "\n")
+                exit(0)
+            }
             // git may call a helper with actions it does not know yet: ignore them, silently.
             if isUnknownAction(arguments, known: Root.configuration.subcommands.map { $0._commandName }) {
                 Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
@@ -63,8 +67,13 @@ public enum HelperRunner {
     public static func main<Command: ParsableCommand>(command: Command.Type) -> Never {
         ProcessHardening.apply()
         Trace.start(program: Command._commandName)
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            try runParsed(Command.parseAsRoot(Array(CommandLine.arguments.dropFirst())), root: command)
+            if let script = try CompletionScript.requested(by: arguments, for: command) {
+                SystemIO.writeAll(1, script + "\n")
+                exit(0)
+            }
+            try runParsed(Command.parseAsRoot(arguments), root: command)
         } catch {
             exit(report(error, root: Command.self))
         }

@@ -27,6 +27,20 @@ import Testing
         #expect(Set(subcommands).isSubset(of: candidates), "\(shell) offers \(candidates) for \(helper): \(run)")
     }
 
+    /// What an executable prints for `--generate-completion-script SHELL` (what a user
+    /// sources by hand) is the script installed and tested here, which inserts stored names
+    /// literally, never the argument parser's own, whose bash script runs a stored `$(...)`.
+    @Test(arguments: shellsAndHelpers + Shell.allCases.map { ($0, "basic-auth-header") })
+    func theGeneratedScriptIsTheSafeOne(shell: Shell, helper: String) throws {
+        let installed = try String(contentsOfFile: shell.sourceDirectory + "/" + (shell == .zsh ? "_" : "") + helper
+                                   + (shell == .fish ? ".fish" : ""), encoding: .utf8)
+        for arguments in [["--generate-completion-script", shell.rawValue], ["--generate-completion-script=" + shell.rawValue]] {
+            let printed = try sandbox.run(BuiltProducts.directory + "/" + helper, arguments)
+            #expect(printed.exitCode == 0 && printed.stdoutText == installed, "\(helper) \(arguments) prints another script: \(printed.stderrText)")
+            #expect(!printed.stdoutText.contains("-W \"$("), "\(helper) \(arguments)")
+        }
+    }
+
     @Test(arguments: Shell.allCases)
     func optionsAreOffered(shell: Shell) throws {
         let (sqlite, run) = try completion.candidates(shell, ["git-credential-sqlite", "list", "--k"])

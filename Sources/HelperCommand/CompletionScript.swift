@@ -1,0 +1,93 @@
+import ArgumentParser
+import CredentialCore
+
+/// `--generate-completion-script`: the argument parser's script, made to insert the names
+/// a custom completion prints (stored host names: anyone's text, from an imported file or
+/// another program's keyring item) literally. This is the one place that makes them so:
+/// `make docs` installs what the executables print here, and a user who sources
+/// `<(git-credential-sqlite --generate-completion-script bash)` gets the same script.
+enum CompletionScript {
+    static let option = "--generate-completion-script"
+
+    /// The script, when the arguments ask for one (`--generate-completion-script [SHELL]`
+    /// or `=SHELL`, as the argument parser takes them); `nil` otherwise.
+    static func requested<Command: ParsableCommand>(by arguments: [String], for command: Command.Type) throws -> String? {
+        guard let index = arguments.firstIndex(where: { $0 == option || $0.hasPrefix(option + "=") }) else { return nil }
+        let written = arguments[index].hasPrefix(option + "=") ? String(arguments[index].dropFirst(option.count + 1))
+            : arguments.indices.contains(index + 1) ? arguments[index + 1] : nil
+        guard let shell = written.map(CompletionShell.init(rawValue:)) ?? CompletionShell.autodetected() else {
+            throw HelperError(.usage, "\(option) takes bash, zsh or fish, not \(Trace.quoted(written ?? "(none)"))",
+                              fix: "\(Command._commandName) \(option) bash")
+        }
+        return try literal(Command.completionScript(for: shell), shell: shell, name: Command._commandName)
+    }
+
+    static func literal(_ script: String, shell: CompletionShell, name: String) throws -> String {
+        switch shell {
+        case .bash: return try bashTakingCustomCompletionsLiterally(script, name: name)
+        case .zsh: return try zshQuotingHistoryExpansion(script)
+        default: return script  // fish's `complete -a "(...)"` inserts what it is given, quoted
+        }
+    }
+
+    /// The argument parser's bash script hands what a custom completion prints to
+    /// `compgen -W`, which expands each word as shell code: `$(...)`, backquotes, variables
+    /// and quotes in a stored name ran at TAB. Here each printed line becomes one
+    /// candidate, quoted for the command line (printf %q), kept when it starts with the
+    /// word typed so far. Bash's own quoting (`complete -o filenames`) is turned off for
+    /// it: it leaves `$` and backquotes as they are, so a stored `$(...)` would run at Enter.
+    static func bashTakingCustomCompletionsLiterally(_ script: String, name: String) throws -> String {
+        let call = "__\(name)_add_completions -W \"$(__\(name)_custom_complete "
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let indent = line.prefix { $0 == " " || $0 == "\t" }
+            let code = line.dropFirst(indent.count)
+            guard code.hasPrefix(call), code.hasSuffix(")\"") else { return String(line) }
+            return String(indent) + "__\(name)_add_literal_completions " + String(code.dropFirst(call.count).dropLast(2))
+        }
+        if let start = lines.firstIndex(of: "__\(name)_add_completions() {"),
+           let end = lines[start...].firstIndex(of: "}") {
+            lines.insert(contentsOf: literalFunction(name: name), at: end + 1)
+        }
+        let result = lines.joined(separator: "\n")
+        // A form this does not know (a newer argument parser) must not slip through unchanged.
+        guard !result.contains("-W \"$(") else {
+            throw HelperError(.failure, "the bash completion script would hand a command's output to compgen -W, which runs the code in stored names",
+                              fix: "use the completion scripts that make install puts in share/bash-completion")
+        }
+        return result
+    }
+
+    static func literalFunction(name: String) -> [String] {
+        """
+
+        # Each line the executable prints is one candidate, quoted as it must be typed: never
+        # through compgen -W, which runs the $(...) or backquotes of a stored name, nor through
+        # bash's quoting for file names, which leaves them to run at Enter.
+        __\(name)_add_literal_completions() {
+            compopt +o filenames 2>/dev/null
+            local completion quoted
+            while IFS='' read -r completion; do
+                printf -v quoted %q "${completion}"
+                if [[ "${quoted}" == "${cur}"* ]]; then
+                    COMPREPLY+=("${quoted}")
+                fi
+            done < <(__\(name)_custom_complete "${@}")
+        }
+        """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The argument parser's zsh function turns off banghist, and compadd then leaves a `!`
+    /// of a stored name unquoted: inserted, `x!!` or `!-2` re-ran the user's earlier
+    /// commands at Enter. Left as zsh has it, compadd quotes `!` (history expansion never
+    /// touches the function's own code, only lines typed at the prompt).
+    static func zshQuotingHistoryExpansion(_ script: String) throws -> String {
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let from = "    unsetopt aliases banghist"
+        guard lines.filter({ $0 == from }).count == 1, let index = lines.firstIndex(of: from) else {
+            throw HelperError(.failure, "the zsh completion script no longer turns off banghist as expected, so a stored `!` could run earlier commands",
+                              fix: "use the completion scripts that make install puts in share/zsh/site-functions")
+        }
+        lines[index] = "    unsetopt aliases"
+        return lines.joined(separator: "\n")
+    }
+}
