@@ -189,7 +189,7 @@ public enum Trace {
 
     /// Whatever escaped `quoted` (a message's own text), with the same escapes for hazards;
     /// the last guard that keeps a trace line one line.
-    static func printable(_ line: String) -> String {
+    public static func printable(_ line: String) -> String {
         line.unicodeScalars.contains(where: isHazard)
             ? line.unicodeScalars.map { isHazard($0) ? escape($0) : String($0) }.joined() : line
     }

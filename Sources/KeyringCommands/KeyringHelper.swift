@@ -86,7 +86,8 @@ struct WhichCommand: ParsableCommand {
 
     func run() throws {
         let choice = try options.settings.open().choice()
-        SystemIO.writeAll(1, "\(choice.backend.rawValue): \(choice.reason)\n")
+        // The reason may carry the Secret Service's own error text: one printable line.
+        SystemIO.writeAll(1, Trace.printable("\(choice.backend.rawValue): \(choice.reason)") + "\n")
     }
 }
 
