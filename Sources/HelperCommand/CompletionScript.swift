@@ -67,6 +67,7 @@ enum CompletionScript {
             compopt +o filenames 2>/dev/null
             local completion quoted
             while IFS='' read -r completion; do
+                [[ -n "${completion}" ]] || continue
                 printf -v quoted %q "${completion}"
                 if [[ "${quoted}" == "${cur}"* ]]; then
                     COMPREPLY+=("${quoted}")

@@ -34,7 +34,7 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
     @Flag(help: "Write the secrets in clear (git-credential-store format).") var plaintext = false
     @Option(help: ArgumentHelp("With --plaintext: store (one URL per line) or protocol (git's key=value records).", valueName: "format"))
     var format: PlainFormat = .store
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write; it must not exist yet.", valueName: "file"), completion: .file())
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write; it must not exist yet (- for standard output).", valueName: "file"), completion: .file())
     var output: String?
     @Option(name: .customLong("file-passphrase-fd"), help: ArgumentHelp(
         "Read the export file's passphrase from this file descriptor instead of asking.", valueName: "n"))
@@ -44,7 +44,7 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
     enum PlainFormat: String, ExpressibleByArgument, CaseIterable { case store, `protocol` }
 
     public func run() throws {
-        if output == nil && isatty(1) == 1 {
+        if destination == nil && isatty(1) == 1 {
             throw HelperError(.usage, "will not write an export to a terminal", fix: "add --output FILE, or pipe it")
         }
         let credentials = try options.settings.openExisting()?.all() ?? []
@@ -65,11 +65,14 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
         try write(bytes)
         let notes = left > 0 ? "; left out \(left) that this format cannot hold: no username and password, or a protocol or host that would not read back as written (use the encrypted format)" : ""
         let how = plaintext ? "in plaintext" : "encrypted with a passphrase"
-        SystemIO.writeAll(2, "exported \(credentials.count - left) credentials \(how) to \(output ?? "standard output")\(notes)\n")
+        SystemIO.writeAll(2, "exported \(credentials.count - left) credentials \(how) to \(destination ?? "standard output")\(notes)\n")
     }
 
+    /// The file to write, `nil` for standard output (no --output, or `-` as every Unix tool reads it).
+    var destination: String? { output == "-" ? nil : output }
+
     func write(_ bytes: [UInt8]) throws {
-        guard let output else {
+        guard let output = destination else {
             guard SystemIO.writeAll(1, bytes) else {
                 throw HelperError(.failure, "cannot write the export to standard output: \(SystemIO.errorText())", fix: nil)
             }

@@ -130,6 +130,17 @@ import Testing
         #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
     }
 
+    /// A store that cannot be read now (its key file moved away) offers no hosts: nothing,
+    /// not an empty name that bash would insert as `''`.
+    @Test(arguments: Shell.allCases)
+    func anUnreadableStoreOffersNothing(shell: Shell) throws {
+        let helper = sandbox.sqlite()
+        try helper.storeAll(wire("protocol=https", "host=a.example", "username=u", "password=p"))
+        try FileManager.default.moveItem(atPath: sandbox.keyFile, toPath: sandbox.keyFile + ".away")
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "erase", ""])
+        #expect(candidates.isEmpty, "\(shell) offers \(candidates) for an unreadable store: \(run)")
+    }
+
     /// Another program's keyring item can hold what git's wire format cannot: a newline,
     /// which would make two candidates of one name (`evil` and a look-alike on the next
     /// line). Such a name is left out; the others are offered as they are, running nothing.

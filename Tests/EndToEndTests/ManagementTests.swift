@@ -162,6 +162,14 @@ import Testing
         #expect(fromGit.attributes["username"] == "al ice" && fromGit.attributes["password"] == "p@ss/w:rd%", "\(fromGit)")
     }
 
+    /// `-o -` is standard output, as for every Unix tool: no file named `-`.
+    @Test func exportToDashIsStandardOutput() throws {
+        try helper.storeAll(Self.credential("a.example", "alice", "pa"))
+        let exported = try helper.run(["export", "--plaintext", "-o", "-"])
+        #expect(exported.exitCode == 0 && exported.stdoutLines == ["https://alice:pa@a.example"], "\(exported)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/-"), "wrote a file named -")
+    }
+
     /// git-credential-store's format writes the host as it is: a stored host with `/`, `#`
     /// or `@` (hostile data in a store or keyring) would read back as another host, with
     /// this password. Such a credential is left out and counted; git reads the rest.
