@@ -33,6 +33,7 @@ enum KeyFile {
     static func readOrCreate(_ path: String) throws(HelperError) -> (key: [UInt8], created: Bool) {
         try StoreFiles.checkKeyFile(path)
         if PrivateFiles.exists(path) { return (try read(path), false) }
+        try StoreFiles.makeDirectories(for: path)
         let key = randomBytes(32)
         if try PrivateFiles.createExclusively(path, contents: text(for: key)) { return (key, true) }
         return (try read(path), false)  // another process created it first: use theirs
