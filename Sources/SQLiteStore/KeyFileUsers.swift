@@ -77,6 +77,12 @@ enum KeyFileUsers {
         let fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
         guard fd >= 0 else {
             if errno == ENOENT && !create { return }
+            // A key directory this user cannot write (a read-only mount, a provisioned
+            // key): no list can be kept, and no conversion can wipe the key file either.
+            if create && (errno == EROFS || errno == EACCES) && !PrivateFiles.exists(file) {
+                Trace.note("cannot start \(Trace.quoted(file)) (\(SystemIO.errorText())): the key file cannot be removed from there either")
+                return
+            }
             throw HelperError(.failure, "cannot open \(file), the list of stores using the key file: \(SystemIO.errorText())",
                               fix: "check the owner and permissions of \(PrivateFiles.directory(of: file)) (ls -ld)")
         }

@@ -58,14 +58,19 @@ public enum StoreAdministration {
     /// earlier release). Says which.
     static func retire(key: [UInt8], of location: StoreLocation, otherStores: [StoreLocation]) throws -> String {
         let keyFile = location.keyFile
-        let users = try KeyFileUsers.read(keyFile: keyFile)
+        let users: KeyFileUsers.List?
+        do { users = try KeyFileUsers.read(keyFile: keyFile) } catch {
+            // The store is converted already: say why the key file stays, do not fail.
+            return "its old key file \(keyFile) was kept, because which stores use it cannot be told (\(error.message));"
+                + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
+        }
         let listed = (users?.databases ?? []).map { StoreLocation(database: $0, keyFile: keyFile) }
         if let other = otherStore(using: key, besides: location, candidates: listed + otherStores) {
-            try KeyFileUsers.forget(location.database, keyFile: keyFile)
+            try? KeyFileUsers.forget(location.database, keyFile: keyFile)
             return "its old key file \(keyFile) was kept, because \(other) still uses it, and no longer opens \(location.database)"
         }
         guard users?.complete == true else {
-            try KeyFileUsers.forget(location.database, keyFile: keyFile)
+            try? KeyFileUsers.forget(location.database, keyFile: keyFile)
             return "its old key file \(keyFile) was kept, because it predates the list of the stores using it, so a store named nowhere may still need it;"
                 + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
         }
