@@ -24,31 +24,53 @@ public final class SQLiteCredentialStore: CredentialStore {
 
     /// The store for get, erase and list: `nil` when there is none yet (nothing is created).
     public static func openExisting(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore? {
-        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
-            Trace.note("no store at \(Trace.quoted(location.database)) yet")
-            return nil
+        for attempt in 1...2 {
+            guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
+                Trace.note("no store at \(Trace.quoted(location.database)) yet")
+                return nil
+            }
+            if let key = try key(of: database, location: location, passphrase: passphrase, lastAttempt: attempt == 2) {
+                return SQLiteCredentialStore(location: location, database: database, key: key)
+            }
         }
-        return SQLiteCredentialStore(location: location, database: database,
-                                     key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+        return nil
     }
 
     /// The store for store and import: on first use, creates the database and, in its
     /// own directory, the key file.
     public static func openOrCreate(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore {
-        // A new store needs its key file: both checked before either is created.
-        if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
-        var database = try StoreDatabase.open(location.database, create: true)!
-        if database.meta.isEmpty {
-            try database.initialize { try KeyAccess.keyFileMeta(location: location) }
-            Trace.note("created the store \(Trace.quoted(location.database))")
+        for attempt in 1...2 {
+            // A new store needs its key file: both checked before either is created.
+            if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
+            var database = try StoreDatabase.open(location.database, create: true)!
+            if database.meta.isEmpty {
+                try database.initialize { try KeyAccess.keyFileMeta(location: location) }
+                Trace.note("created the store \(Trace.quoted(location.database))")
+            }
+            guard let key = try key(of: database, location: location, passphrase: passphrase, lastAttempt: attempt == 2) else { continue }
+            // Before anything is written: a conversion of another store must see that this
+            // one needs the key file (KeyFileUsers).
+            if database.meta[Meta.keyMode] == Meta.keyFileMode {
+                try KeyFileUsers.record(location.database, keyFile: location.keyFile, keyFileIsNew: false)
+            }
+            return SQLiteCredentialStore(location: location, database: database, key: key)
         }
-        let key = try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase)
-        // Before anything is written: a conversion of another store must see that this
-        // one needs the key file (KeyFileUsers).
-        if database.meta[Meta.keyMode] == Meta.keyFileMode {
-            try KeyFileUsers.record(location.database, keyFile: location.keyFile, keyFileIsNew: false)
+        throw HelperError(.failure, "\(location.database) kept changing while it was opened", fix: "run the command again")
+    }
+
+    /// The key of the store just opened; `nil` (open it again) when finding it failed
+    /// because another process re-keyed the store after its settings were read: a
+    /// conversion wipes the key file those settings name, and that is no damage.
+    static func key(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource, lastAttempt: Bool) throws -> UnlockedKey? {
+        do {
+            return try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase)
+        } catch {
+            if !lastAttempt, let now = try? database.readMeta(), now != database.meta {
+                Trace.note("\(Trace.quoted(location.database)) was re-keyed while it was opened: opening it again")
+                return nil
+            }
+            throw error
         }
-        return SQLiteCredentialStore(location: location, database: database, key: key)
     }
 
     // MARK: CredentialStore

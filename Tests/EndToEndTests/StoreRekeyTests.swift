@@ -103,6 +103,37 @@ import Testing
         #expect(try storeFiles.rowCount() == 1)
     }
 
+    /// The same race, the helper then given the NEW passphrase: the key it finds does not
+    /// fit the settings it read, which have changed meanwhile, so it opens the store
+    /// again and answers (it used to say "wrong passphrase").
+    @Test func aGetOpenedBeforePasswdAndGivenTheNewPassphraseOpensTheStoreAgain() throws {
+        let oldFile = try passphraseStore("old phrase")
+        let gate = sandbox.root + "/gate"
+        let askpass = try sandbox.file("bin/askpass", """
+            #!/bin/sh
+            : > '\(gate).asked'
+            while [ ! -e '\(gate).go' ]; do sleep 0.02; done
+            printf '%s\\n' 'new phrase'
+
+            """, mode: 0o700)
+        nonisolated(unsafe) let racing = helper.with(environment: ["GIT_ASKPASS": askpass])
+        nonisolated(unsafe) var result: ProcessResult?
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            result = try? racing.get(Self.lookup)
+            done.signal()
+        }.start()
+        let asked = waitFor(gate + ".asked")
+        let passwd = try passwd(from: oldFile, to: try passphraseFile("new phrase"))
+        _ = try sandbox.file("gate.go", "")
+        done.wait()
+        try #require(asked, "the helper never asked for its passphrase")
+        #expect(passwd.exitCode == 0, "passwd: \(passwd)")
+        let ended = try #require(result)
+        expectSuccess(ended)
+        #expect(ended.attributes["password"] == "alice-secret", "\(ended)")
+    }
+
     // MARK: passwd re-keys (item 2)
 
     /// The attacker's repro: the settings of before passwd put back into the current file
