@@ -121,8 +121,10 @@ enum KeyAccess {
     /// The meta of a new store whose key is in the key file (created if missing).
     static func keyFileMeta(location: StoreLocation) throws -> [String: [UInt8]] {
         let (key, created) = try KeyFile.readOrCreate(location.keyFile)
-        // A key file made with this store starts a complete list of its stores.
-        if created { try KeyFileUsers.record(location.database, keyFile: location.keyFile, keyFileIsNew: true) }
+        // Inside the transaction that writes the settings: if a conversion wiped the key
+        // file meanwhile, no store is left bound to it. A key file made with this store
+        // starts a complete list of its stores.
+        try KeyFileUsers.record(location.database, keyFile: location.keyFile, key: key, keyFileIsNew: created)
         return settings(key: key, mode: Meta.keyFileMode)
     }
 

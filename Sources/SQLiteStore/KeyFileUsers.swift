@@ -30,53 +30,42 @@ enum KeyFileUsers {
     static func path(of keyFile: String) -> String { keyFile + ".stores" }
 
     /// Adds `database` to the list of `keyFile`, starting the list if there is none
-    /// (complete only when the key file was just made with this store).
-    static func record(_ database: String, keyFile: String, keyFileIsNew: Bool) throws(HelperError) {
+    /// (complete only when the key file was just made with this store). Under the list's
+    /// lock, the key file must still hold `key`: a conversion wipes it under that lock,
+    /// so a store that read the key just before is told, not left sealed with a wiped key.
+    static func record(_ database: String, keyFile: String, key: [UInt8], keyFileIsNew: Bool) throws {
         let name = canonical(database)
         try update(keyFile, create: true) { list in
+            guard (try? KeyFile.read(keyFile)) == key else {
+                throw HelperError(.failure, "the key file \(keyFile) was wiped or replaced meanwhile (a conversion of a store sharing it), so nothing was written to \(database)",
+                                  fix: "run the command again")
+            }
             if list == nil { list = List(complete: keyFileIsNew, databases: []) }
-            if list!.databases.contains(name) { return false }
+            if list!.databases.contains(name) { return .unchanged }
             list!.databases.append(name)
-            return true
+            return .changed
         }
     }
 
-    /// Removes `database` from the list (it no longer uses the key file).
-    static func forget(_ database: String, keyFile: String) throws(HelperError) {
-        let name = canonical(database)
-        try update(keyFile, create: false) { list in
-            guard let before = list?.databases.count else { return false }
-            list!.databases.removeAll { $0 == name }
-            return list!.databases.count != before
-        }
-    }
+    enum Outcome { case unchanged, changed, removed }
 
-    /// The list, or nil when the key file has none.
-    static func read(keyFile: String) throws(HelperError) -> List? {
-        var result: List?
-        try update(keyFile, create: false) { list in
-            result = list
-            return false
-        }
-        return result
-    }
-
-    /// Removes the list with the key file it describes.
-    static func remove(keyFile: String) {
-        unlink(path(of: keyFile))
-        PrivateFiles.syncDirectory(of: keyFile)
-    }
-
-    /// Reads the list under an exclusive lock (flock), lets `change` edit it, and writes it
-    /// back when it returns true. The file gets the rule of every file of the store: a
-    /// regular file of ours that no one else can read or write, never followed through a
-    /// link, never waited on (a FIFO in its place is refused).
-    private static func update(_ keyFile: String, create: Bool, _ change: (inout List?) -> Bool) throws(HelperError) {
+    /// Runs `change` on the list under its lock (flock), `nil` when there is none, and
+    /// writes back what it changed, or removes the file (with the key file it describes,
+    /// which `change` wiped). Stores record themselves under the same lock, so the
+    /// decision to wipe and the wipe see every store that read the key before.
+    /// The file gets the rule of every file of the store: a regular file of ours that no
+    /// one else can read or write, never followed through a link, never waited on (a
+    /// FIFO in its place is refused).
+    static func update(_ keyFile: String, create: Bool, _ change: (inout List?) throws -> Outcome) throws {
         let file = path(of: keyFile)
         try StoreFiles.checkKeyFile(file)
         let fd = open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
         guard fd >= 0 else {
-            if errno == ENOENT && !create { return }
+            if errno == ENOENT && !create {
+                var none: List? = nil
+                _ = try change(&none)
+                return
+            }
             // A key directory this user cannot write (a read-only mount, a provisioned
             // key): no list can be kept, and no conversion can wipe the key file either.
             if create && (errno == EROFS || errno == EACCES) && !PrivateFiles.exists(file) {
@@ -102,7 +91,15 @@ enum KeyFileUsers {
                               fix: "move it aside if it grew too large; the key file it describes is then kept on conversion")
         }
         var list = bytes.isEmpty ? nil : parse(bytes)
-        guard change(&list), let list else { return }
+        switch try change(&list) {
+        case .unchanged: return
+        case .removed:
+            unlink(file)
+            PrivateFiles.syncDirectory(of: file)
+            return
+        case .changed: break
+        }
+        guard let list else { return }
         let text = ([list.complete ? completeHeader : partialHeader] + list.databases + [end]).joined(separator: "\n") + "\n"
         let written = ftruncate(fd, 0) == 0 && text.utf8.withContiguousStorageIfAvailable({ pwrite(fd, $0.baseAddress, $0.count, 0) == $0.count }) == true
             && fsync(fd) == 0

@@ -51,7 +51,7 @@ public final class SQLiteCredentialStore: CredentialStore {
             // Before anything is written: a conversion of another store must see that this
             // one needs the key file (KeyFileUsers).
             if database.meta[Meta.keyMode] == Meta.keyFileMode {
-                try KeyFileUsers.record(location.database, keyFile: location.keyFile, keyFileIsNew: false)
+                try KeyFileUsers.record(location.database, keyFile: location.keyFile, key: key.bytes, keyFileIsNew: false)
             }
             return SQLiteCredentialStore(location: location, database: database, key: key)
         }

@@ -55,28 +55,33 @@ public enum StoreAdministration {
     /// Wipes the old key file of a converted store, unless another store may still need
     /// it: one listed beside it (KeyFileUsers) or named by git's configuration that still
     /// opens with it, or any store at all when the list is not complete (a key file of an
-    /// earlier release). Says which.
+    /// earlier release). Decided and done under the list's lock. Says which.
     static func retire(key: [UInt8], of location: StoreLocation, otherStores: [StoreLocation]) throws -> String {
-        let keyFile = location.keyFile
-        let users: KeyFileUsers.List?
-        do { users = try KeyFileUsers.read(keyFile: keyFile) } catch {
+        let keyFile = location.keyFile, name = KeyFileUsers.canonical(location.database)
+        var outcome = ""
+        do {
+            try KeyFileUsers.update(keyFile, create: false) { users in
+                let listed = (users?.databases ?? []).map { StoreLocation(database: $0, keyFile: keyFile) }
+                let other = otherStore(using: key, besides: location, candidates: listed + otherStores)
+                if other != nil || users?.complete != true {
+                    outcome = other.map { "its old key file \(keyFile) was kept, because \($0) still uses it, and no longer opens \(location.database)" }
+                        ?? "its old key file \(keyFile) was kept, because it predates the list of the stores using it, so a store named nowhere may still need it;"
+                        + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
+                    guard users?.databases.contains(name) == true else { return .unchanged }
+                    users!.databases.removeAll { $0 == name }
+                    return .changed
+                }
+                // Set first: a failure to wipe is reported as itself, not as an unreadable list.
+                outcome = "its old key file \(keyFile) was wiped, and copies or backups of it no longer open the store"
+                try KeyFile.wipe(keyFile)
+                return .removed
+            }
+        } catch let error as HelperError where outcome.isEmpty {
             // The store is converted already: say why the key file stays, do not fail.
             return "its old key file \(keyFile) was kept, because which stores use it cannot be told (\(error.message));"
                 + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
         }
-        let listed = (users?.databases ?? []).map { StoreLocation(database: $0, keyFile: keyFile) }
-        if let other = otherStore(using: key, besides: location, candidates: listed + otherStores) {
-            try? KeyFileUsers.forget(location.database, keyFile: keyFile)
-            return "its old key file \(keyFile) was kept, because \(other) still uses it, and no longer opens \(location.database)"
-        }
-        guard users?.complete == true else {
-            try? KeyFileUsers.forget(location.database, keyFile: keyFile)
-            return "its old key file \(keyFile) was kept, because it predates the list of the stores using it, so a store named nowhere may still need it;"
-                + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
-        }
-        try KeyFile.wipe(keyFile)
-        KeyFileUsers.remove(keyFile: keyFile)
-        return "its old key file \(keyFile) was wiped, and copies or backups of it no longer open the store"
+        return outcome
     }
 
     /// Gives a store a new data key and database id, wrapped under `passphrase`: every
@@ -95,12 +100,16 @@ public enum StoreAdministration {
 
     /// Another store whose key is `key`, if any: the default store (by the environment,
     /// or by XDG) and the `candidates` (listed beside the key file, or named by git's
-    /// configuration). One that cannot be examined counts as needing the key.
+    /// configuration). One that cannot be examined, or is being created, counts as
+    /// needing the key.
     static func otherStore(using key: [UInt8], besides location: StoreLocation, candidates: [StoreLocation]) -> String? {
         let defaults = [try? StoreLocation.resolve(database: nil, keyFile: nil), try? StoreLocation.xdgDefault()]
         for candidate in (defaults.compactMap({ $0?.database }) + candidates.map(\.database))
         where candidate != location.database && PrivateFiles.exists(candidate) {
             guard let database = try? StoreDatabase.open(candidate, create: false) else { return candidate }
+            // No settings yet: a store being created, which lists itself (inside the
+            // transaction that will write its settings) before it commits.
+            if database.meta.isEmpty { return candidate }
             if database.meta[Meta.keyMode] == Meta.keyFileMode, (try? KeyAccess.verified(key, for: database)) != nil {
                 return candidate
             }

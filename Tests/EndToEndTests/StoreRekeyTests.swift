@@ -202,6 +202,38 @@ import Testing
         #expect(!fileExists(sandbox.keyFile) && !fileExists(sandbox.keyFile + ".stores"))
     }
 
+    /// A new store made on the key file while another store's conversion decides whether
+    /// to wipe it (both held at the list's lock, then let go together): either the new
+    /// store is listed in time and the key file kept, or it is told the key was wiped and
+    /// nothing is bound to that key; never a store sealed with a wiped key.
+    @Test func aStoreMadeWhileAConversionRunsIsNeverLeftWithAWipedKey() throws {
+        try helper.storeAll(Self.credential)
+        let otherDatabase = sandbox.root + "/other/other.db"
+        nonisolated(unsafe) let other = sandbox.sqlite(["--db", otherDatabase])
+        let lock = open(sandbox.keyFile + ".stores", O_RDWR | O_CREAT, 0o600)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        nonisolated(unsafe) var stored: ProcessResult?, converted: ProcessResult?
+        let done = DispatchSemaphore(value: 0)
+        Thread { stored = try? other.store(Self.another); done.signal() }.start()
+        usleep(300_000)
+        nonisolated(unsafe) let converting = self
+        Thread { converted = try? converting.convert(converting.helper); done.signal() }.start()
+        usleep(300_000)
+        close(lock)
+        done.wait()
+        done.wait()
+        let (store, conversion) = (try #require(stored), try #require(converted))
+        #expect(conversion.exitCode == 0 && conversion.stderrLines.count == 1, "\(conversion)")
+        if store.exitCode == 0 {
+            #expect(conversion.stderrText.contains("was kept, because \(otherDatabase) still uses it"), "\(conversion)")
+        } else {
+            expectOneLineFailure(store, exitCode: 1, mentioning: ["was wiped or replaced meanwhile", "run the command again"])
+            #expect(conversion.stderrText.contains("was wiped"), "\(conversion)")
+            try other.storeAll(Self.another)  // as the fix says
+        }
+        #expect(try other.password(for: wire("protocol=https", "host=new.example")) == "bob-secret")
+    }
+
     /// A key file of the previous release (no list of its stores): a store of that release
     /// never written since may need it, so it is kept, and the user told how to remove it.
     @Test func aConversionKeepsAKeyFileOlderThanItsList() throws {
