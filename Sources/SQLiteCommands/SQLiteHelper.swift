@@ -137,8 +137,10 @@ struct InitCommand: ParsableCommand {
         discussion: """
             With --passphrase, an existing key-file store is converted: it gets a new data key, \
             wrapped under the passphrase, every record is resealed with it in one transaction, and \
-            the old key file is wiped (kept only while the default store still uses it), so copies \
-            and backups of it no longer open the store. The passphrase is read from --passphrase-fd, an askpass \
+            the old key file is wiped, so copies and backups of it no longer open the store. It is \
+            kept while another store still opens with it (each store records itself beside the \
+            key file, in KEY.stores, when it writes), and when the key file is older than that \
+            record. The passphrase is read from --passphrase-fd, an askpass \
             program (GIT_ASKPASS, SSH_ASKPASS) or the terminal, never from the command line.
 
             Examples:
@@ -197,7 +199,9 @@ struct PasswdCommand: ParsableCommand {
         commandName: "passwd",
         abstract: "Change the passphrase of a passphrase-protected store.",
         discussion: """
-            The data key is rewrapped atomically; no record is rewritten.
+            The store gets a new data key, wrapped under the new passphrase, and every record \
+            is resealed with it in one transaction: an old copy of the store, with the old \
+            passphrase, opens nothing stored from now on.
 
             Example:
               git-credential-sqlite passwd
@@ -213,7 +217,7 @@ struct PasswdCommand: ParsableCommand {
         let location = try options.settings.location
         try StoreAdministration.changePassphrase(location, current: options.settings.passphrase,
                                                  new: PassphraseSource(fd: newPassphraseFD, option: "--new-passphrase-fd"), cost: scrypt.cost)
-        SystemIO.writeAll(2, "changed the passphrase of \(location.database)\n")
+        SystemIO.writeAll(2, "changed the passphrase of \(location.database), with a new key: the old passphrase opens nothing stored from now on, even with an old copy of the store\n")
     }
 }
 

@@ -33,38 +33,45 @@ struct UnlockedKey {
 /// also authenticates the store's settings.
 enum KeyAccess {
     static func dataKey(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource) throws -> UnlockedKey {
-        let meta = database.meta
         try checkShape(database)
         let key: UnlockedKey
-        switch meta[Meta.keyMode] {
-        case Meta.keyFileMode?:
-            guard let verified = try verified(try KeyFile.read(location.keyFile), for: database) else {
-                throw HelperError(.failure, "the key file \(location.keyFile) does not belong to the store \(location.database)",
-                                  fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key file made with this store, or restore it from a backup")
-            }
-            key = verified
-        case Meta.passphraseMode?:
-            if let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: meta[Meta.databaseID] ?? [])),
-               let verified = try verified(cached, for: database) {
-                Trace.note("the key of the passphrase-protected store is unlocked in the kernel keyring")
-                key = verified
-                break
-            }
+        if let found = try keyWithoutAsking(of: database, location: location) {
+            key = found
+        } else {
             Trace.note("the passphrase-protected store is locked: asking for its passphrase")
             guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
                 throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
                                   fix: "run git-credential-sqlite --db \(location.database) unlock")
             }
             key = try unwrap(database, passphrase: phrase, location: location)
-        default:
-            throw HelperError(.failure, "\(location.database) records no key mode it can use",
-                              fix: "restore it from a backup, or move it aside to start a new store")
         }
         // Best effort: a store that cannot be written (a read-only file) still answers.
         do { try database.upgrade(with: key) } catch {
             Trace.note("could not upgrade \(Trace.quoted(database.path)) to format \(StoreDatabase.formatVersion): \(error)")
         }
         return key
+    }
+
+    /// The key found without asking anyone: the key file of a key-file store (an error if
+    /// it does not fit), the kernel keyring's cache for a passphrase store (`nil` if none).
+    static func keyWithoutAsking(of database: StoreDatabase, location: StoreLocation) throws -> UnlockedKey? {
+        let meta = database.meta
+        switch meta[Meta.keyMode] {
+        case Meta.keyFileMode?:
+            guard let verified = try verified(try KeyFile.read(location.keyFile), for: database) else {
+                throw HelperError(.failure, "the key file \(location.keyFile) does not belong to the store \(location.database)",
+                                  fix: "point --key-file or \(StoreLocation.keyFileVariable) at the key file made with this store, or restore it from a backup")
+            }
+            return verified
+        case Meta.passphraseMode?:
+            guard let cached = KernelKeyring.read(description: KernelKeyring.description(databaseID: meta[Meta.databaseID] ?? [])),
+                  let verified = try verified(cached, for: database) else { return nil }
+            Trace.note("the key of the passphrase-protected store is unlocked in the kernel keyring")
+            return verified
+        default:
+            throw HelperError(.failure, "\(location.database) records no key mode it can use",
+                              fix: "restore it from a backup, or move it aside to start a new store")
+        }
     }
 
     static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey {
@@ -113,7 +120,11 @@ enum KeyAccess {
 
     /// The meta of a new store whose key is in the key file (created if missing).
     static func keyFileMeta(location: StoreLocation) throws -> [String: [UInt8]] {
-        let key = try KeyFile.readOrCreate(location.keyFile)
+        let (key, created) = try KeyFile.readOrCreate(location.keyFile)
+        // Inside the transaction that writes the settings: if a conversion wiped the key
+        // file meanwhile, no store is left bound to it. A key file made with this store
+        // starts a complete list of its stores.
+        try KeyFileUsers.record(location.database, keyFile: location.keyFile, key: key, keyFileIsNew: created)
         return settings(key: key, mode: Meta.keyFileMode)
     }
 

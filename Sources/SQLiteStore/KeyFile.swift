@@ -28,14 +28,15 @@ enum KeyFile {
         return key
     }
 
-    /// The existing key, or a new random one written atomically. Only used when no
-    /// database exists yet, so a missing key is never replaced under existing data.
-    static func readOrCreate(_ path: String) throws(HelperError) -> [UInt8] {
+    /// The existing key, or a new random one written atomically (`created`). Only used
+    /// when no database exists yet, so a missing key is never replaced under existing data.
+    static func readOrCreate(_ path: String) throws(HelperError) -> (key: [UInt8], created: Bool) {
         try StoreFiles.checkKeyFile(path)
-        if PrivateFiles.exists(path) { return try read(path) }
+        if PrivateFiles.exists(path) { return (try read(path), false) }
+        try StoreFiles.makeDirectories(for: path)
         let key = randomBytes(32)
-        if try PrivateFiles.createExclusively(path, contents: text(for: key)) { return key }
-        return try read(path)  // another process created it first: use theirs
+        if try PrivateFiles.createExclusively(path, contents: text(for: key)) { return (key, true) }
+        return (try read(path), false)  // another process created it first: use theirs
     }
 
     /// Overwrites the key file with zeros, syncs, and unlinks it: a copy of the file kept

@@ -8,77 +8,115 @@ import FoundationEssentials
 /// rule of CredentialCore.
 public final class SQLiteCredentialStore: CredentialStore {
     public let location: StoreLocation
-    let database: StoreDatabase
-    let keys: StoreKeys
+    /// The settings in `database.meta` are those `key` was verified against: every
+    /// transaction checks that the file still has them (`transaction`).
+    private(set) var database: StoreDatabase
+    private(set) var key: UnlockedKey
+    var keys: StoreKeys { key.keys }
 
     init(location: StoreLocation, database: StoreDatabase, key: UnlockedKey) {
         self.location = location
         self.database = database
-        self.keys = key.keys
+        self.key = key
         Trace.note("opened \(Trace.quoted(location.database)) (" + (database.meta[Meta.keyMode] == Meta.keyFileMode
             ? "key file \(Trace.quoted(location.keyFile)))" : "passphrase-protected)"))
     }
 
     /// The store for get, erase and list: `nil` when there is none yet (nothing is created).
     public static func openExisting(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore? {
-        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
-            Trace.note("no store at \(Trace.quoted(location.database)) yet")
-            return nil
+        for attempt in 1...2 {
+            guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
+                Trace.note("no store at \(Trace.quoted(location.database)) yet")
+                return nil
+            }
+            if let key = try key(of: database, location: location, passphrase: passphrase, lastAttempt: attempt == 2) {
+                return SQLiteCredentialStore(location: location, database: database, key: key)
+            }
         }
-        return SQLiteCredentialStore(location: location, database: database,
-                                     key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+        return nil
     }
 
     /// The store for store and import: on first use, creates the database and, in its
     /// own directory, the key file.
     public static func openOrCreate(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore {
-        // A new store needs its key file: both checked before either is created.
-        if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
-        var database = try StoreDatabase.open(location.database, create: true)!
-        if database.meta.isEmpty {
-            try database.initialize { try KeyAccess.keyFileMeta(location: location) }
-            Trace.note("created the store \(Trace.quoted(location.database))")
+        for attempt in 1...2 {
+            // A new store needs its key file: both checked before either is created.
+            if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
+            var database = try StoreDatabase.open(location.database, create: true)!
+            if database.meta.isEmpty {
+                try database.initialize { try KeyAccess.keyFileMeta(location: location) }
+                Trace.note("created the store \(Trace.quoted(location.database))")
+            }
+            guard let key = try key(of: database, location: location, passphrase: passphrase, lastAttempt: attempt == 2) else { continue }
+            // Before anything is written: a conversion of another store must see that this
+            // one needs the key file (KeyFileUsers).
+            if database.meta[Meta.keyMode] == Meta.keyFileMode {
+                try KeyFileUsers.record(location.database, keyFile: location.keyFile, key: key.bytes, keyFileIsNew: false)
+            }
+            return SQLiteCredentialStore(location: location, database: database, key: key)
         }
-        return SQLiteCredentialStore(location: location, database: database,
-                                     key: try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase))
+        throw HelperError(.failure, "\(location.database) kept changing while it was opened", fix: "run the command again")
+    }
+
+    /// The key of the store just opened; `nil` (open it again) when finding it failed
+    /// because another process re-keyed the store after its settings were read: a
+    /// conversion wipes the key file those settings name, and that is no damage.
+    static func key(of database: StoreDatabase, location: StoreLocation, passphrase: PassphraseSource, lastAttempt: Bool) throws -> UnlockedKey? {
+        do {
+            return try KeyAccess.dataKey(of: database, location: location, passphrase: passphrase)
+        } catch {
+            if !lastAttempt, let now = try? database.readMeta(), now != database.meta {
+                Trace.note("\(Trace.quoted(location.database)) was re-keyed while it was opened: opening it again")
+                return nil
+            }
+            throw error
+        }
     }
 
     // MARK: CredentialStore
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
-        try guarding { try rows(near: request).map(\.credential).filter { $0.isMatched(by: request, for: purpose) } }
+        do {
+            return try transaction(writing: false) {
+                try rows(near: request).map(\.credential).filter { $0.isMatched(by: request, for: purpose) }
+            }
+        } catch let error as HelperError where error.message == rekeyedMeanwhile.message {
+            // A get racing with a conversion or passwd misses; git asks the next helper.
+            Trace.note(error.message)
+            return []
+        }
     }
 
     public func replace(with credentials: [Credential], progress: Progress?) throws {
-        try guarding {
-            try database.connection.transaction(writing: true) {
-                let insert = try database.connection.prepare("INSERT INTO credential(tag, sealed) VALUES (?, x'')")
-                let seal = try database.connection.prepare("UPDATE credential SET sealed = ? WHERE id = ?")
-                for credential in credentials {
-                    for row in try rows(near: credential) where row.credential.hasSameKey(as: credential) {
-                        try delete(row.id)
-                    }
-                    let tag = tag(of: credential)
-                    try insert.bind(.blob(tag)).run()
-                    // The row id is part of the sealed record's additional data, so the
-                    // record is sealed once the row exists.
-                    let id = database.connection.lastInsertedRowID
-                    let sealed = try keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
-                    try seal.bind(.blob(sealed), .integer(id)).run()
-                    progress?.advance()
-                }
+        try transaction(writing: true) {
+            let insert = try database.connection.prepare("INSERT INTO credential(tag, sealed) VALUES (?, x'')")
+            let seal = try database.connection.prepare("UPDATE credential SET sealed = ? WHERE id = ?")
+            // Each tag's rows are decrypted once per replace, then kept current: an import
+            // of N usernames for one host would otherwise decrypt N rows N times.
+            var rowsByTag: [[UInt8]: [[UInt8]: [Int64]]] = [:]
+            for credential in credentials {
+                // A row with the same key has the same protocol and host, so the same tag.
+                let tag = tag(of: credential), identity = Self.identity(of: credential)
+                if rowsByTag[tag] == nil { rowsByTag[tag] = try sameKeyIndex(tag: tag) }
+                for id in rowsByTag[tag]![identity] ?? [] { try delete(id) }
+                try insert.bind(.blob(tag)).run()
+                // The row id is part of the sealed record's additional data, so the
+                // record is sealed once the row exists.
+                let id = database.connection.lastInsertedRowID
+                let sealed = try keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                try seal.bind(.blob(sealed), .integer(id)).run()
+                rowsByTag[tag]![identity] = [id]
+                progress?.advance()
             }
         }
     }
 
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
-        try guarding {
-            try database.connection.transaction(writing: true) {
-                let doomed = try rows(near: request).filter { $0.credential.isMatched(by: request, for: .erase) }
-                for row in doomed { try delete(row.id) }
-                return doomed.count
-            }
+        try transaction(writing: true) {
+            let doomed = try rows(near: request).filter { $0.credential.isMatched(by: request, for: .erase) }
+            for row in doomed { try delete(row.id) }
+            return doomed.count
         }
     }
 
@@ -87,20 +125,55 @@ public final class SQLiteCredentialStore: CredentialStore {
     }
 
     public func all() throws -> [Credential] {
-        try guarding { try rows(near: Credential()).map(\.credential) }
+        try transaction(writing: false) { try rows(near: Credential()).map(\.credential) }
     }
 
     @discardableResult
     public func removeAll() throws -> Int {
+        try transaction(writing: true) {
+            let count = try database.connection.prepare("SELECT count(*) FROM credential")
+            _ = try count.step()
+            let removed = Int(count.integer(0))
+            try database.connection.prepare("DELETE FROM credential").run()
+            return removed
+        }
+    }
+
+    // MARK: The key of the moment
+
+    /// Runs `body` in a transaction (BEGIN IMMEDIATE when writing) that first re-reads
+    /// the settings, in the same snapshot as what `body` reads or writes. Another process
+    /// may have re-keyed the store since it was opened (init --passphrase, passwd): then
+    /// the key is found again the ways that ask no one (the key file, the kernel
+    /// keyring), or the command fails; nothing is ever sealed, deleted or read with a
+    /// stale key.
+    func transaction<T>(writing: Bool, _ body: () throws -> T) throws -> T {
         try guarding {
-            try database.connection.transaction(writing: true) {
-                let count = try database.connection.prepare("SELECT count(*) FROM credential")
-                _ = try count.step()
-                let removed = Int(count.integer(0))
-                try database.connection.prepare("DELETE FROM credential").run()
-                return removed
+            try database.connection.transaction(writing: writing) {
+                try followSettings()
+                return try body()
             }
         }
+    }
+
+    private func followSettings() throws {
+        let meta = try database.readMeta()
+        guard meta != database.meta else { return }
+        var current = database
+        current.meta = meta
+        current.format = try database.readFormat()
+        try KeyAccess.checkShape(current)
+        // The same key under rewritten settings (a format upgrade), or the key again.
+        guard let found = try KeyAccess.verified(key.bytes, for: current) ?? KeyAccess.keyWithoutAsking(of: current, location: location) else {
+            throw rekeyedMeanwhile
+        }
+        Trace.note("the settings of \(Trace.quoted(location.database)) changed since it was opened; continuing with the key they name")
+        (database, key) = (current, found)
+    }
+
+    var rekeyedMeanwhile: HelperError {
+        HelperError(.failure, "\(location.database) was re-keyed by another process meanwhile (init --passphrase or passwd), so nothing was done with its old key",
+                    fix: "run the command again")
     }
 
     // MARK: Rows
@@ -108,6 +181,23 @@ public final class SQLiteCredentialStore: CredentialStore {
     struct Row {
         let id: Int64
         let credential: Credential
+    }
+
+    /// The ids of the rows of `tag`, by their key (protocol, host, path, username).
+    func sameKeyIndex(tag: [UInt8]) throws -> [[UInt8]: [Int64]] {
+        let statement = try database.connection.prepare("SELECT id, sealed FROM credential WHERE tag = ?")
+        try statement.bind(.blob(tag))
+        var index: [[UInt8]: [Int64]] = [:]
+        while try statement.step() {
+            let id = statement.integer(0)
+            index[Self.identity(of: try decrypt(id: id, tag: tag, sealed: statement.blob(1))), default: []].append(id)
+        }
+        return index
+    }
+
+    /// What Credential.hasSameKey compares, as one hashable value.
+    static func identity(of credential: Credential) -> [UInt8] {
+        [credential.protocol, credential.host, credential.path, credential.username].flatMap { RecordCodec.field($0?.bytes) }
     }
 
     /// The decrypted rows that can match `request`, newest first: those with its tag when
@@ -136,33 +226,31 @@ public final class SQLiteCredentialStore: CredentialStore {
         return credential
     }
 
-    /// Gives the store a new data key: every record resealed under `newKeys` and the
+    /// Gives the store a new data key: every record resealed under `newKey` and the
     /// settings replaced by `settings`, in one transaction (all or nothing: a record that
     /// fails to open midway leaves the store as it was). The WAL is then emptied, so the
     /// records sealed under the old key do not linger beside the database.
-    func rekey(to newKeys: StoreKeys, settings: [String: [UInt8]]) throws {
-        try guarding {
-            try database.connection.transaction(writing: true) {
-                guard try database.readMeta() == database.meta else {
-                    throw HelperError(.failure, "another process changed the settings of \(location.database) meanwhile", fix: "run the command again")
-                }
-                var ids: [Int64] = []
-                let list = try database.connection.prepare("SELECT id FROM credential ORDER BY id")
-                while try list.step() { ids.append(list.integer(0)) }
-                let read = try database.connection.prepare("SELECT tag, sealed FROM credential WHERE id = ?")
-                let update = try database.connection.prepare("UPDATE credential SET tag = ?, sealed = ? WHERE id = ?")
-                for id in ids {
-                    try read.bind(.integer(id))
-                    guard try read.step() else { continue }
-                    let credential = try decrypt(id: id, tag: read.blob(0), sealed: read.blob(1))
-                    let tag = newKeys.tag(protocol: credential.protocol?.bytes, host: credential.host?.bytes)
-                    let sealed = try newKeys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
-                    try update.bind(.blob(tag), .blob(sealed), .integer(id)).run()
-                }
-                try database.write(settings: settings, keys: newKeys)
+    func rekey(to newKey: UnlockedKey, settings: [String: [UInt8]]) throws {
+        try transaction(writing: true) {
+            var ids: [Int64] = []
+            let list = try database.connection.prepare("SELECT id FROM credential ORDER BY id")
+            while try list.step() { ids.append(list.integer(0)) }
+            let read = try database.connection.prepare("SELECT tag, sealed FROM credential WHERE id = ?")
+            let update = try database.connection.prepare("UPDATE credential SET tag = ?, sealed = ? WHERE id = ?")
+            for id in ids {
+                try read.bind(.integer(id))
+                guard try read.step() else { continue }
+                let credential = try decrypt(id: id, tag: read.blob(0), sealed: read.blob(1))
+                let tag = newKey.keys.tag(protocol: credential.protocol?.bytes, host: credential.host?.bytes)
+                let sealed = try newKey.keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                try update.bind(.blob(tag), .blob(sealed), .integer(id)).run()
             }
-            try database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try database.write(settings: settings, keys: newKey.keys)
         }
+        try guarding { try database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        database.meta = try guarding { try database.readMeta() }
+        database.format = StoreDatabase.formatVersion
+        key = newKey
     }
 
     func tag(of credential: Credential) -> [UInt8] {

@@ -47,28 +47,69 @@ public enum StoreAdministration {
     static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], cost: UInt8,
                         otherStores: [StoreLocation]) throws -> String {
         let location = store.location
+        try rekey(store, passphrase: passphrase, cost: cost)
+        let converted = "\(location.database) is now protected by the passphrase, with a new key"
+        return converted + "; " + (try retire(key: oldKey, of: location, otherStores: otherStores))
+    }
+
+    /// Wipes the old key file of a converted store, unless another store may still need
+    /// it: one listed beside it (KeyFileUsers) or named by git's configuration that still
+    /// opens with it, or any store at all when the list is not complete (a key file of an
+    /// earlier release). Decided and done under the list's lock. Says which.
+    static func retire(key: [UInt8], of location: StoreLocation, otherStores: [StoreLocation]) throws -> String {
+        let keyFile = location.keyFile, name = KeyFileUsers.canonical(location.database)
+        var outcome = ""
+        do {
+            try KeyFileUsers.update(keyFile, create: false) { users in
+                let listed = (users?.databases ?? []).map { StoreLocation(database: $0, keyFile: keyFile) }
+                let other = otherStore(using: key, besides: location, candidates: listed + otherStores)
+                if other != nil || users?.complete != true {
+                    outcome = other.map { "its old key file \(keyFile) was kept, because \($0) still uses it, and no longer opens \(location.database)" }
+                        ?? "its old key file \(keyFile) was kept, because it predates the list of the stores using it, so a store named nowhere may still need it;"
+                        + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
+                    guard users?.databases.contains(name) == true else { return .unchanged }
+                    users!.databases.removeAll { $0 == name }
+                    return .changed
+                }
+                // Set first: a failure to wipe is reported as itself, not as an unreadable list.
+                outcome = "its old key file \(keyFile) was wiped, and copies or backups of it no longer open the store"
+                try KeyFile.wipe(keyFile)
+                return .removed
+            }
+        } catch let error as HelperError where outcome.isEmpty {
+            // The store is converted already: say why the key file stays, do not fail.
+            return "its old key file \(keyFile) was kept, because which stores use it cannot be told (\(error.message));"
+                + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
+        }
+        return outcome
+    }
+
+    /// Gives a store a new data key and database id, wrapped under `passphrase`: every
+    /// record resealed and the settings rewritten and authenticated, in one transaction.
+    /// Both conversion and passwd: a passphrase is changed because it may have leaked,
+    /// and an old copy of the settings with the old passphrase must then open nothing
+    /// stored since.
+    static func rekey(_ store: SQLiteCredentialStore, passphrase: [UInt8], cost: UInt8) throws {
         let databaseID = randomBytes(16), key = randomBytes(32)
         let wrap = try PassphraseWrap.wrap(key, passphrase: passphrase, cost: cost, databaseID: databaseID)
         let settings = KeyAccess.settings(key: key, mode: Meta.passphraseMode, databaseID: databaseID,
                                           extra: [Meta.passphraseWrap: wrap.blob])
-        try store.rekey(to: StoreKeys(dataKey: key, databaseID: databaseID), settings: settings)
-        let converted = "\(location.database) is now protected by the passphrase, with a new key"
-        if let other = otherStore(using: oldKey, besides: location, candidates: otherStores) {
-            return converted + "; its old key file \(location.keyFile) was kept, because \(other) still uses it, and no longer opens \(location.database)"
-        }
-        try KeyFile.wipe(location.keyFile)
-        return converted + "; its old key file \(location.keyFile) was wiped, and copies or backups of it no longer open the store"
+        let keys = StoreKeys(dataKey: key, databaseID: databaseID)
+        try store.rekey(to: UnlockedKey(bytes: key, keys: keys), settings: settings)
     }
 
     /// Another store whose key is `key`, if any: the default store (by the environment,
-    /// or by XDG) and the `candidates` git's configuration names. The default key file is
-    /// shared by every --db without --key-file; stores named nowhere cannot be found. One
-    /// that cannot be examined counts as needing the key.
+    /// or by XDG) and the `candidates` (listed beside the key file, or named by git's
+    /// configuration). One that cannot be examined, or is being created, counts as
+    /// needing the key.
     static func otherStore(using key: [UInt8], besides location: StoreLocation, candidates: [StoreLocation]) -> String? {
         let defaults = [try? StoreLocation.resolve(database: nil, keyFile: nil), try? StoreLocation.xdgDefault()]
         for candidate in (defaults.compactMap({ $0?.database }) + candidates.map(\.database))
         where candidate != location.database && PrivateFiles.exists(candidate) {
             guard let database = try? StoreDatabase.open(candidate, create: false) else { return candidate }
+            // No settings yet: a store being created, which lists itself (inside the
+            // transaction that will write its settings) before it commits.
+            if database.meta.isEmpty { return candidate }
             if database.meta[Meta.keyMode] == Meta.keyFileMode, (try? KeyAccess.verified(key, for: database)) != nil {
                 return candidate
             }
@@ -76,7 +117,8 @@ public enum StoreAdministration {
         return nil
     }
 
-    /// Changes the passphrase: the data key is rewrapped in one transaction, nothing else changes.
+    /// Changes the passphrase, and with it the data key (rekey): the old passphrase, with
+    /// an old copy of the settings, opens nothing stored from now on.
     public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws {
         let database = try passphraseStore(location)
         guard let phrase = try current.read(prompt: "Current passphrase for \(location.database): ") else {
@@ -84,16 +126,9 @@ public enum StoreAdministration {
         }
         let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location)
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
-        let wrap = try PassphraseWrap.wrap(key.bytes, passphrase: newPhrase, cost: cost, databaseID: database.meta[Meta.databaseID] ?? [])
-        let settings = database.meta.merging([Meta.passphraseWrap: wrap.blob]) { $1 }
-        try StoreDatabase.guarding(database.path) {
-            try database.connection.transaction(writing: true) {
-                guard try database.readMeta() == database.meta else {
-                    throw HelperError(.failure, "another process changed the settings of \(location.database) meanwhile", fix: "run the command again")
-                }
-                try database.write(settings: settings, keys: key.keys)
-            }
-        }
+        try rekey(SQLiteCredentialStore(location: location, database: database, key: key), passphrase: newPhrase, cost: cost)
+        // The old key, cached under the old database id, opens nothing any more.
+        KernelKeyring.remove(description: description(database))
     }
 
     /// Caches the unwrapped key in the kernel keyring for `timeout` seconds.

@@ -29,7 +29,7 @@ struct StoreDatabase {
         try StoreFiles.checkDatabase(path)
         if !PrivateFiles.exists(path) {
             guard create else { return nil }
-            try PrivateFiles.makeDirectories(PrivateFiles.directory(of: path))
+            try StoreFiles.makeDirectories(for: path)
         }
         return try guarding(path) {
             let connection = try SQLiteDatabase(path: path, create: create)

@@ -21,6 +21,14 @@ enum StoreFiles {
         try checkDirectories(of: path)
     }
 
+    /// Creates the missing directories above `path` (0700), then checks them with the
+    /// same rule: mkdir accepts a directory that exists, so one made by someone else
+    /// between the first check and mkdir is refused here, before anything is written in it.
+    static func makeDirectories(for path: String) throws(HelperError) {
+        try PrivateFiles.makeDirectories(PrivateFiles.directory(of: path))
+        try checkDirectories(of: path)
+    }
+
     static func checkDirectories(of path: String) throws(HelperError) {
         try PrivateFiles.checkAncestors(of: path)
         try PrivateFiles.checkOwned(PrivateFiles.directory(of: path), as: .directory)

@@ -98,6 +98,11 @@ import Testing
         let get = try sandbox.run(bin + "git-credential-sqlite", ["get"], input: wire("protocol=https", "host=example.com"),
                                   environment: environment)
         #expect(get.attributes["password"] == "installed secret", "\(get)")
+        // The release build refuses a scrypt cost whose passphrase is guessed at once
+        // (the tests' debug builds accept low ones), before asking for a passphrase.
+        let cheap = try sandbox.run(bin + "git-credential-sqlite", ["--db", sandbox.root + "/cheap.db", "init", "--passphrase", "--scrypt-cost", "1"],
+                                    environment: environment)
+        #expect(cheap.exitCode != 0 && cheap.stderrText.contains("below 15") && !fileExists(sandbox.root + "/cheap.db"), "\(cheap)")
         let header = try sandbox.run(bin + "basic-auth-header", [], input: credential, environment: environment)
         #expect(header.stdoutText == "Authorization: Basic YWxpY2U6aW5zdGFsbGVkIHNlY3JldA==\n", "\(header)")
     }

@@ -61,8 +61,8 @@ import Testing
 
     @Test func keyFileIsCreatedOnceAndPrivately() throws {
         let path = sandbox.root + "/config/key"
-        let first = try KeyFile.readOrCreate(path)
-        #expect(try KeyFile.readOrCreate(path) == first)
+        let first = try KeyFile.readOrCreate(path).key
+        #expect(try KeyFile.readOrCreate(path).key == first)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let directory = try FileManager.default.attributesOfItem(atPath: sandbox.root + "/config")
@@ -72,7 +72,7 @@ import Testing
     @Test func racingCreatorsAgreeOnOneKey() async throws {
         let path = sandbox.root + "/config/key"
         let keys = await withTaskGroup(of: [UInt8]?.self) { group in
-            for _ in 0..<8 { group.addTask { try? KeyFile.readOrCreate(path) } }
+            for _ in 0..<8 { group.addTask { try? KeyFile.readOrCreate(path).key } }
             return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
         }
         #expect(Set(keys.compactMap { $0 }).count == 1)
