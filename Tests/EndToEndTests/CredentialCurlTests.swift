@@ -211,6 +211,7 @@ import Glibc
         (["-H", " X-Trace: 1", "URL"], "the -H value starts with a space or a tab"),
         (["-H", "\tX-Trace: 1", "URL"], "the -H value holds a control character"),
         (["-H", "X Trace: 1", "URL"], "-H 'X Trace: 1' does not start with a header name"),
+        (["--http2-prior-knowledge", "-H", ":authority: 127.0.0.2", "URL"], "-H ':authority: 127.0.0.2' does not start with a header name"),
         (["-H", "Content-Length: 0", "--data-binary", "GET /echo HTTP/1.1\r\nHost: evil.example\r\n\r\n", "URL"],
          "-H content-length would let the body pass for another request"),
         (["-H", "Content-Length:", "-d", "x", "URL"], "-H content-length would"),
@@ -430,8 +431,14 @@ import Glibc
         (["-sS", "--data-binary", "a\r\nHost: b\u{01}", "URL"], [], "a\r\nHost: b\u{01}"),
         (["-sS", "-H", "X-Test: 1", "-d", "x\r\ny", "URL"], [], "x\r\ny"),
         (["-sS", "-w", "\u{01}\r\n" + #"a"b\\c\\n%{http_code}|"#, "URL"], [], "\u{01}\r\n" + #"a"b\\c\\n200|"#),
+        // The config pipe (fd 3) is read to its end before any caller's option: no body can hold it.
+        (["-sS", "-d", "@/dev/fd/3", "URL"], [], ""),
+        (["-sS", "--data-binary", "@/proc/self/fd/3", "URL"], [], ""),
+        // The format goes into curl's config on the pipe: it cannot end its line there.
+        (["-sS", "-w", "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n", "URL"], [], "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n"),
     ] as [([String], [UInt8], String)])
     func allowedOptionsWork(template: [String], input: [UInt8], output: String) throws {
+        let output = try realized([output])[0]
         try machine.store(username: "alice", password: password, for: server)
         let outputFile = machine.sandbox.root + "/output"
         let arguments = try realized(template).map { $0 == "OUTPUT" ? outputFile : $0 }
