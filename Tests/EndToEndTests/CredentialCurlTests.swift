@@ -43,7 +43,9 @@ import Glibc
 
     /// Options of the caller's that the wrapper must live with: it must still see the
     /// status to approve or reject. HEADERS stands for a file in the sandbox.
-    static let callerOptions: [[String]] = [[], ["--dump-header", "HEADERS"], ["-D", "-"], ["--include"]]
+    /// The last: a body on stderr without a line break, which our marked line then follows.
+    static let callerOptions: [[String]] = [[], ["--dump-header", "HEADERS"], ["-D", "-"], ["--include"],
+                                            ["--data-binary", "no line break", "-o", "/dev/stderr"]]
 
     func withFiles(_ options: [String]) -> [String] {
         options.map { $0 == "HEADERS" ? machine.sandbox.root + "/caller-headers" : $0 }
