@@ -222,6 +222,8 @@ import Glibc
         (["URL", "http://alice:hunter2\nx@127.0.0.2/"], "http://alice:<redacted>@127.0.0.2/ is a second URL"),
         (["URL\nhost=127.0.0.2"], "the URL "),
         (["http://%31%32%37.0.0.1:PORT/echo"], "the host name in"),
+        (["http://ⓛocalhost:PORT/echo"], "the host name in 'http://ⓛocalhost:"),
+        (["http://alice@127.0.0.①:PORT/echo"], "the host name in 'http://alice@127.0.0.①:"),
     ])
     func bypassesAreRefused(template: [String], named: String) throws {
         try machine.store(username: "alice", password: password, for: server)
