@@ -307,6 +307,19 @@ import Glibc
         try expectNothingLeaked()
     }
 
+    /// A body's value may hold a line break; with -G it goes into the URL instead,
+    /// where curl itself refuses it (exit 3): nothing is sent.
+    @Test(arguments: [["-G", "-d", "a\r\nHost: evil.example"], ["-G", "--data-urlencode", "a\r\nHost: evil.example=b"],
+                      ["-G", "--data-raw", "a HTTP/1.1\r\nHost: evil.example"]])
+    func aBodyMovedIntoTheURLByGetIsRefusedByCurl(options: [String]) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS"] + options + [server.url("/echo")])
+        #expect(result.exitCode == 3 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines == ["curl: (3) URL using bad/illegal format or missing URL"], "\(result)")
+        #expect(server.receivedCredential == nil, "\(server.log)")
+        try expectNothingLeaked()
+    }
+
     /// `-e URL` last made the credential go to the URL before it: now that one is the
     /// URL, and its own credential (none stored) is what git is asked for.
     @Test func aURLBeforeAnOptionsValueIsTheURL() throws {
@@ -438,6 +451,8 @@ import Glibc
         // The config pipe (fd 3) is read to its end before any caller's option: no body can hold it.
         (["-sS", "-d", "@/dev/fd/3", "URL"], [], ""),
         (["-sS", "--data-binary", "@/proc/self/fd/3", "URL"], [], ""),
+        // A -F name goes into a part's headers, inside the body curl frames.
+        (["-sS", "-o", "/dev/null", "-F", "a\r\nX-B: 1=b", "URL"], [], ""),
         // The format goes into curl's config on the pipe: it cannot end its line there.
         (["-sS", "-w", "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n", "URL"], [], "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n"),
     ] as [([String], [UInt8], String)])
