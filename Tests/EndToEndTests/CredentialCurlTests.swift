@@ -320,6 +320,19 @@ import Glibc
         try expectNothingLeaked()
     }
 
+    /// Started with stdin, stdout or stderr closed (cron, a daemon): the request is made
+    /// and the credential approved all the same.
+    @Test(arguments: ["<&-", ">&-", "2>&-"])
+    func aClosedStandardDescriptorIsNoError(closing: String) throws {
+        let askpass = try Askpass(sandbox: machine.sandbox, username: "alice", password: password)
+        let result = try machine.sandbox.run("/bin/sh", ["-c", #"exec "$0" -sS -o /dev/null "$1" "# + closing,
+                                                         SourceTree.credentialCurl, server.url("/echo")],
+                                             environment: machine.environment.merging(askpass.environment) { $1 }, timeout: 60)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty && result.stdout.isEmpty, "\(result)")
+        #expect(server.receivedCredential == credentialBytes, "\(server.log)")
+        #expect(try machine.storedPassword(for: server) == password, "not approved after a 200")
+    }
+
     /// `-e URL` last made the credential go to the URL before it: now that one is the
     /// URL, and its own credential (none stored) is what git is asked for.
     @Test func aURLBeforeAnOptionsValueIsTheURL() throws {
