@@ -43,7 +43,9 @@ import Glibc
 
     /// Options of the caller's that the wrapper must live with: it must still see the
     /// status to approve or reject. HEADERS stands for a file in the sandbox.
-    static let callerOptions: [[String]] = [[], ["--dump-header", "HEADERS"], ["-D", "-"], ["--include"]]
+    /// The last: a body on stderr without a line break, which our marked line then follows.
+    static let callerOptions: [[String]] = [[], ["--dump-header", "HEADERS"], ["-D", "-"], ["--include"],
+                                            ["--data-binary", "no line break", "-o", "/dev/stderr"]]
 
     func withFiles(_ options: [String]) -> [String] {
         options.map { $0 == "HEADERS" ? machine.sandbox.root + "/caller-headers" : $0 }
@@ -196,8 +198,32 @@ import Glibc
         (["-H@HEADERS", "URL"], "-H @"),
         (["-H", "X-A: 1\r\nAuthorization: Basic eDp5", "URL"], "the -H value holds a control character"),
         (["-", "URL"], "- alone is not an option"),
+        // A second round (issue 10, item 1): what reaches the request line or a header.
+        (["--request-target", "ELSEWHERE", "URL"], "--request-target would name another URL in the request line"),
+        (["--request-t", "ELSEWHERE", "URL"], "--request-t (--request-target abbreviated)"),
+        (["-X", "GET ELSEWHERE", "URL"], "-X 'GET ELSEWHERE' is not an HTTP method"),
+        (["-A", "x\r\n\r\nGET /echo HTTP/1.1\r\nHost: evil.example", "URL"], "the -A value holds a control character"),
+        (["-sSAx\r\nX-B: 1", "URL"], "the -A value holds a control character"),
+        (["--user-agent", "x\nX-B: 1", "URL"], "the --user-agent value holds a control character"),
+        (["-e", "http://a/\r\nX-B: 1", "URL"], "the -e value holds a control character"),
+        (["-X", "GET /echo HTTP/1.1\r\nX-B: 1\r\n\r\nGET", "URL"], "the -X value holds a control character"),
+        (["-b", "a=b\r\nX-B: 1", "URL"], "the -b value holds a control character"),
+        (["--range", "0-1\r\nX-B: 1", "URL"], "the --range value holds a control character"),
+        (["-F", "a=b", "-o", "FILE\n", "URL"], "the -o value holds a control character"),
+        (["-H", " X-Trace: 1", "URL"], "the -H value starts with a space or a tab"),
+        (["-H", "\tX-Trace: 1", "URL"], "the -H value holds a control character"),
+        (["-H", "X Trace: 1", "URL"], "-H 'X Trace: 1' does not start with a header name"),
+        (["--http2-prior-knowledge", "-H", ":authority: 127.0.0.2", "URL"], "-H ':authority: 127.0.0.2' does not start with a header name"),
+        (["-H", "Content-Length: 0", "--data-binary", "GET /echo HTTP/1.1\r\nHost: evil.example\r\n\r\n", "URL"],
+         "-H content-length would let the body pass for another request"),
+        (["-H", "Content-Length:", "-d", "x", "URL"], "-H content-length would"),
+        (["-H", "transfer-encoding;", "-T", "HEADERS", "URL"], "-H transfer-encoding would"),
+        (["URL", "http://alice:hunter2\u{01}x@127.0.0.2/"], "http://alice:<redacted>@127.0.0.2/ is a second URL"),
+        (["URL", "http://alice:hunter2\nx@127.0.0.2/"], "http://alice:<redacted>@127.0.0.2/ is a second URL"),
         (["URL\nhost=127.0.0.2"], "the URL "),
         (["http://%31%32%37.0.0.1:PORT/echo"], "the host name in"),
+        (["http://ⓛocalhost:PORT/echo"], "the host name in 'http://ⓛocalhost:"),
+        (["http://alice@127.0.0.①:PORT/echo"], "the host name in 'http://alice@127.0.0.①:"),
     ])
     func bypassesAreRefused(template: [String], named: String) throws {
         try machine.store(username: "alice", password: password, for: server)
@@ -211,6 +237,100 @@ import Glibc
         #expect(server.receivedCredential == nil, "something was sent")
         #expect(server.requestsElsewhere.isEmpty, "something reached the second server: \(server.requestsElsewhere)")
         try expectNothingLeaked()
+    }
+
+    /// The -H name is read as bytes whatever the caller's locale: in a UTF-8 one, sed
+    /// stopped at an invalid byte and let a forged Host (or a second Authorization) through.
+    /// The value holds a byte no Swift string can, so a shell's printf makes it.
+    @Test(arguments: [("Host: evil.example\\377", "-H host would"), ("Authorization: Basic eDp5\\377", "-H authorization:"),
+                      ("HOST\\377: evil.example", "-H 'HOST")])
+    func aHeaderNameIsJudgedAsBytesInAnyLocale(header: String, named: String) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.sandbox.run("/bin/sh", ["-c", #"exec "$0" -sS -H "$(printf "$1")" "$2""#,
+                                                         SourceTree.credentialCurl, header, server.url("/echo")],
+                                             environment: machine.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }, timeout: 60)
+        #expect(expectOneLineFailure(result, exitCode: 2, mentioning: [". Fix: "]))
+        #expect(result.stderrLines.first?.hasPrefix("credential-curl: " + named) == true, "\(result)")
+        #expect(server.receivedCredential == nil, "sent: \(server.log)")
+        try expectNothingLeaked()
+    }
+
+    /// No temporary file: a TMPDIR of another user's (uid 65534), who replaces our
+    /// directory there with one of theirs as soon as it appears, planting `status` as a
+    /// link to a file of ours, cannot make credential-curl write through it; TMPDIR that
+    /// does not exist is no error either.
+    @Test(.enabled(if: geteuid() == 0, "needs root to act as a second user (setpriv)"))
+    func anotherUsersTmpdirIsNeverUsed() throws {
+        let slow = try machine.startServer(username: "alice", password: password, responseDelay: 1.5)
+        try machine.store(username: "alice", password: password, for: slow)
+        let victim = try machine.sandbox.file("victim", "root's file\n", mode: 0o644)
+        let tmpdir = "/tmp/credential-curl-tmpdir-" + UUID().uuidString
+        #expect(mkdir(tmpdir, 0o755) == 0 && chown(tmpdir, 65534, 65534) == 0)
+        defer { try? FileManager.default.removeItem(atPath: tmpdir) }
+        let script = #"""
+            setpriv --reuid=65534 --regid=65534 --clear-groups /bin/sh -c '
+                end=$(($(date +%s) + 20))
+                while [ "$(date +%s)" -lt "$end" ]; do
+                    for d in "$1"/credential-curl.*; do
+                        case $d in *.gone|*"*") continue ;; esac
+                        mv "$d" "$d.gone" && mkdir "$d" && ln -s "$2" "$d/status" && printf "401 %s\n" "$3" >"$d/result" &&
+                            echo replaced && exit 0
+                    done
+                done' watcher "$TMPDIR" "$1" "$2" &
+            watcher=$!
+            "$0" -sS -o /dev/null "$2"
+            status=$?
+            kill "$watcher" 2>/dev/null
+            exit "$status"
+            """#
+        let result = try machine.sandbox.run("/bin/sh", ["-c", script, SourceTree.credentialCurl, victim, slow.url("/echo")],
+                                             environment: machine.environment.merging(["TMPDIR": tmpdir]) { $1 }, timeout: 60)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty && result.stdout.isEmpty, "\(result)")
+        #expect(String(decoding: contents(of: victim) ?? [], as: UTF8.self) == "root's file\n", "written through the link")
+        #expect(try machine.storedPassword(for: slow) == password, "the good credential was erased")
+        #expect(slow.receivedCredential == credentialBytes)
+
+        try machine.store(username: "alice", password: password, for: server)
+        let nowhere = try machine.credentialCurl(["-sS", server.url("/echo")], environment: ["TMPDIR": tmpdir + "/absent"])
+        #expect(nowhere.exitCode == 0 && nowhere.stderr.isEmpty, "\(nowhere)")
+    }
+
+    /// A value curl itself refuses: the caller sees curl's lines only, and curl's status;
+    /// nothing was sent, nothing approved or rejected.
+    @Test func curlsOwnRefusalIsAllTheCallerSees() throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS", "-C", "x", server.url("/echo")])
+        #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(!result.stderrLines.isEmpty && result.stderrLines.allSatisfy { $0.hasPrefix("curl: ") }, "\(result)")
+        #expect(result.stderrLines.first == "curl: option -C: expected a proper numerical parameter", "\(result)")
+        #expect(server.receivedCredential == nil)
+        try expectNothingLeaked()
+    }
+
+    /// A body's value may hold a line break; with -G it goes into the URL instead,
+    /// where curl itself refuses it (exit 3): nothing is sent.
+    @Test(arguments: [["-G", "-d", "a\r\nHost: evil.example"], ["-G", "--data-urlencode", "a\r\nHost: evil.example=b"],
+                      ["-G", "--data-raw", "a HTTP/1.1\r\nHost: evil.example"]])
+    func aBodyMovedIntoTheURLByGetIsRefusedByCurl(options: [String]) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS"] + options + [server.url("/echo")])
+        #expect(result.exitCode == 3 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines == ["curl: (3) URL using bad/illegal format or missing URL"], "\(result)")
+        #expect(server.receivedCredential == nil, "\(server.log)")
+        try expectNothingLeaked()
+    }
+
+    /// Started with stdin, stdout or stderr closed (cron, a daemon): the request is made
+    /// and the credential approved all the same.
+    @Test(arguments: ["<&-", ">&-", "2>&-"])
+    func aClosedStandardDescriptorIsNoError(closing: String) throws {
+        let askpass = try Askpass(sandbox: machine.sandbox, username: "alice", password: password)
+        let result = try machine.sandbox.run("/bin/sh", ["-c", #"exec "$0" -sS -o /dev/null "$1" "# + closing,
+                                                         SourceTree.credentialCurl, server.url("/echo")],
+                                             environment: machine.environment.merging(askpass.environment) { $1 }, timeout: 60)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty && result.stdout.isEmpty, "\(result)")
+        #expect(server.receivedCredential == credentialBytes, "\(server.log)")
+        #expect(try machine.storedPassword(for: server) == password, "not approved after a 200")
     }
 
     /// `-e URL` last made the credential go to the URL before it: now that one is the
@@ -337,8 +457,20 @@ import Glibc
         (["-sSfXPUT", "-Hx-test: 1", "--data-binary", "@-", "URL"], Array("put".utf8), "put"),
         (["--silent", "--no-progress-meter", "--no-keepalive", "-w", "[%{http_code}]", "URL"], [], "[200]"),
         (["-sSw[%{http_code}]", "--", "URL"], [], "[200]"),
+        // A body (and the output) may hold any character: curl frames it.
+        (["-sS", "--data-binary", "a\r\nHost: b\u{01}", "URL"], [], "a\r\nHost: b\u{01}"),
+        (["-sS", "-H", "X-Test: 1", "-d", "x\r\ny", "URL"], [], "x\r\ny"),
+        (["-sS", "-w", "\u{01}\r\n" + #"a"b\\c\\n%{http_code}|"#, "URL"], [], "\u{01}\r\n" + #"a"b\\c\\n200|"#),
+        // The config pipe (fd 3) is read to its end before any caller's option: no body can hold it.
+        (["-sS", "-d", "@/dev/fd/3", "URL"], [], ""),
+        (["-sS", "--data-binary", "@/proc/self/fd/3", "URL"], [], ""),
+        // A -F name goes into a part's headers, inside the body curl frames.
+        (["-sS", "-o", "/dev/null", "-F", "a\r\nX-B: 1=b", "URL"], [], ""),
+        // The format goes into curl's config on the pipe: it cannot end its line there.
+        (["-sS", "-w", "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n", "URL"], [], "\"\nlocation-trusted\nurl = \"ELSEWHERE\"\n"),
     ] as [([String], [UInt8], String)])
     func allowedOptionsWork(template: [String], input: [UInt8], output: String) throws {
+        let output = try realized([output])[0]
         try machine.store(username: "alice", password: password, for: server)
         let outputFile = machine.sandbox.root + "/output"
         let arguments = try realized(template).map { $0 == "OUTPUT" ? outputFile : $0 }
