@@ -457,6 +457,7 @@ import Glibc
         (["-sSfXPUT", "-Hx-test: 1", "--data-binary", "@-", "URL"], Array("put".utf8), "put"),
         (["--silent", "--no-progress-meter", "--no-keepalive", "-w", "[%{http_code}]", "URL"], [], "[200]"),
         (["-sSw[%{http_code}]", "--", "URL"], [], "[200]"),
+        (["-sS", "--fail-early", "--noproxy", "127.0.0.1", "--create-file-mode", "0600", "-w", "[%{http_code}]", "URL"], [], "[200]"),
         // A body (and the output) may hold any character: curl frames it.
         (["-sS", "--data-binary", "a\r\nHost: b\u{01}", "URL"], [], "a\r\nHost: b\u{01}"),
         (["-sS", "-H", "X-Test: 1", "-d", "x\r\ny", "URL"], [], "x\r\ny"),
