@@ -100,7 +100,7 @@ enum KeyFileUsers {
         case .changed: break
         }
         guard let list else { return }
-        let text = ([list.complete ? completeHeader : partialHeader] + list.databases + [end]).joined(separator: "\n") + "\n"
+        let text = ([list.complete ? completeHeader : partialHeader] + list.databases.map(encoded) + [end]).joined(separator: "\n") + "\n"
         let written = ftruncate(fd, 0) == 0 && text.utf8.withContiguousStorageIfAvailable({ pwrite(fd, $0.baseAddress, $0.count, 0) == $0.count }) == true
             && fsync(fd) == 0
         guard written else {
@@ -114,8 +114,29 @@ enum KeyFileUsers {
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let whole = lines.first == completeHeader && lines.last == end
-        let names = lines.dropFirst().filter { $0.hasPrefix("/") }
+        let names = lines.dropFirst().filter { $0.hasPrefix("/") }.map(decoded)
         return List(complete: whole, databases: Array(names))
+    }
+
+    /// A path as one line of the list: `%`, control characters and line breaks
+    /// percent-encoded, so that a path holding a line break is one entry, not two others.
+    static func encoded(_ path: String) -> String {
+        String(decoding: Array(path.utf8).flatMap { byte -> [UInt8] in
+            byte < 0x20 || byte == 0x7F || byte == 0x25 ? Array(("%" + Hex.encode([byte])).utf8) : [byte]
+        }, as: UTF8.self)
+    }
+
+    static func decoded(_ line: String) -> String {
+        var bytes: [UInt8] = [], input = Array(line.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == 0x25, input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The absolute path of `database` through the real path of its directory, so one

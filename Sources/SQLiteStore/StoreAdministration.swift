@@ -62,11 +62,16 @@ public enum StoreAdministration {
         do {
             try KeyFileUsers.update(keyFile, create: false) { users in
                 let listed = (users?.databases ?? []).map { StoreLocation(database: $0, keyFile: keyFile) }
-                let other = otherStore(using: key, besides: location, candidates: listed + otherStores)
+                // A listed store that cannot be found now (on a volume not mounted, moved
+                // away for a while) may come back: it keeps the key file until the user
+                // says it is gone for good, by removing the key file.
+                let missing = listed.map(\.database).first { $0 != name && !PrivateFiles.exists($0) }
+                let other = missing.map { "\($0), listed as using it but not found now (a volume not mounted? a file moved?), may still need it" }
+                    ?? otherStore(using: key, besides: location, candidates: listed + otherStores).map { "\($0) still uses it" }
                 if other != nil || users?.complete != true {
-                    outcome = other.map { "its old key file \(keyFile) was kept, because \($0) still uses it, and no longer opens \(location.database)" }
-                        ?? "its old key file \(keyFile) was kept, because it predates the list of the stores using it, so a store named nowhere may still need it;"
-                        + " it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
+                    outcome = "its old key file \(keyFile) was kept, because "
+                        + (other ?? "it predates the list of the stores using it, so a store named nowhere may still need it")
+                        + "; it no longer opens \(location.database), and once no other store uses it, remove it with shred -u \(keyFile)"
                     guard users?.databases.contains(name) == true else { return .unchanged }
                     users!.databases.removeAll { $0 == name }
                     return .changed

@@ -254,16 +254,37 @@ import Testing
         #expect(contents(of: sandbox.keyFile) == keyBefore)
     }
 
-    /// A store listed beside the key file that is gone (or no longer opens with it) does
-    /// not keep the key file.
-    @Test func aConversionWipesAKeyFileWhoseOtherStoresAreGone() throws {
+    /// A store listed beside the key file that cannot be found now (an unmounted volume, a
+    /// file moved away) keeps the key file, named in the message: back in place, it opens.
+    /// One that no longer opens with the key (converted itself) does not keep it.
+    @Test func aListedStoreNotFoundNowKeepsTheKeyFileAndOneConvertedDoesNot() throws {
         let otherDatabase = sandbox.root + "/other/other.db"
-        try sandbox.sqlite(["--db", otherDatabase]).storeAll(Self.another)
+        let other = sandbox.sqlite(["--db", otherDatabase])
+        try other.storeAll(Self.another)
         try helper.storeAll(Self.credential)
-        #expect(unlink(otherDatabase) == 0)
+        #expect(rename(otherDatabase, otherDatabase + ".away") == 0)
         let result = try convert(helper)
-        #expect(result.exitCode == 0 && result.stderrText.contains("was wiped"), "\(result)")
+        #expect(result.exitCode == 0 && result.stderrText.contains("was kept, because \(otherDatabase), listed as using it but not found now"), "\(result)")
+        #expect(rename(otherDatabase + ".away", otherDatabase) == 0)
+        let back = try other.get(wire("protocol=https", "host=new.example"))
+        #expect(back.exitCode == 0 && back.attributes["password"] != nil, "the store that came back does not open: \(back)")
+        let last = try convert(other)
+        #expect(last.exitCode == 0 && last.stderrText.contains("was wiped"), "\(last)")
         #expect(!fileExists(sandbox.keyFile))
+    }
+
+    /// A store path holding a line break is one entry of the list, not two other paths:
+    /// the key file is kept for it.
+    @Test func aStorePathWithALineBreakIsListedWhole() throws {
+        let odd = sandbox.root + "/w\nend"
+        #expect(mkdir(odd, 0o700) == 0)
+        let oddStore = sandbox.sqlite(["--db", odd + "/odd.db"])
+        try oddStore.storeAll(Self.another)
+        try helper.storeAll(Self.credential)
+        let result = try convert(helper)
+        #expect(result.exitCode == 0 && result.stderrText.contains("was kept"), "\(result)")
+        let found = try oddStore.get(wire("protocol=https", "host=new.example"))
+        #expect(found.exitCode == 0 && found.attributes["password"] != nil, "\(found)")
     }
 
     /// The list gets the rule of every file of the store: a FIFO, a symlink or a file
