@@ -224,6 +224,10 @@ import Glibc
         (["http://%31%32%37.0.0.1:PORT/echo"], "the host name in"),
         (["http://ⓛocalhost:PORT/echo"], "the host name in 'http://ⓛocalhost:"),
         (["http://alice@127.0.0.①:PORT/echo"], "the host name in 'http://alice@127.0.0.①:"),
+        // A third round: a format left open swallows the line credential-curl reads the answer from.
+        (["-s", "-w", "x%", "URL"], "the -w format ends inside a %-sequence"),
+        (["-sw%{header_json", "URL"], "the -w format ends inside a %-sequence"),
+        (["-s", "-w", "%%%header{x", "URL"], "the -w format ends inside a %-sequence"),
     ])
     func bypassesAreRefused(template: [String], named: String) throws {
         try machine.store(username: "alice", password: password, for: server)
