@@ -51,32 +51,26 @@ import Testing
 
     // MARK: A write racing with a re-key (item 1)
 
-    /// The attacker's race made deterministic: the helper opens the store and reads its
-    /// settings, then waits for its passphrase (an askpass that blocks) while passwd gives
-    /// the store a new data key; then it is given the old passphrase, which opens the old
-    /// settings it read. It must write nothing with that key, and read nothing with it
-    /// (not even an error about damage).
-    @Test(arguments: ["store", "erase", "get", "list"])
-    func anActionOpenedBeforeARekeyDoesNothingWithTheOldKey(action: String) throws {
+    /// Runs `action` on a passphrase store ("old phrase") through an askpass that blocks
+    /// until passwd has given the store a new data key ("new phrase"), then answers
+    /// `answer`: the helper read the settings before the re-key and asks after it.
+    func racingPasswd(answering answer: String, _ action: @escaping @Sendable (SQLiteHelper) throws -> ProcessResult)
+        throws -> (ended: ProcessResult, newFile: String)
+    {
         let oldFile = try passphraseStore("old phrase")
         let gate = sandbox.root + "/gate"
         let askpass = try sandbox.file("bin/askpass", """
             #!/bin/sh
             : > '\(gate).asked'
             while [ ! -e '\(gate).go' ]; do sleep 0.02; done
-            printf '%s\\n' 'old phrase'
+            printf '%s\\n' '\(answer)'
 
             """, mode: 0o700)
         nonisolated(unsafe) let racing = helper.with(environment: ["GIT_ASKPASS": askpass])
         nonisolated(unsafe) var result: ProcessResult?
         let done = DispatchSemaphore(value: 0)
         Thread {
-            switch action {
-            case "store": result = try? racing.store(Self.another)
-            case "erase": result = try? racing.erase(Self.lookup)
-            case "get": result = try? racing.get(Self.lookup)
-            default: result = try? racing.list()
-            }
+            result = try? action(racing)
             done.signal()
         }.start()
         let asked = waitFor(gate + ".asked")
@@ -86,8 +80,24 @@ import Testing
         done.wait()
         try #require(asked, "the helper never asked for its passphrase")
         #expect(passwd.exitCode == 0, "passwd: \(passwd)")
-        let ended = try #require(result)
+        return (try #require(result), newFile)
+    }
 
+    /// The attacker's race made deterministic: the helper opens the store and reads its
+    /// settings, then waits for its passphrase (an askpass that blocks) while passwd gives
+    /// the store a new data key; then it is given the old passphrase, which opens the old
+    /// settings it read. It must write nothing with that key, and read nothing with it
+    /// (not even an error about damage).
+    @Test(arguments: ["store", "erase", "get", "list"])
+    func anActionOpenedBeforeARekeyDoesNothingWithTheOldKey(action: String) throws {
+        let (ended, newFile) = try racingPasswd(answering: "old phrase") { racing in
+            switch action {
+            case "store": try racing.store(Self.another)
+            case "erase": try racing.erase(Self.lookup)
+            case "get": try racing.get(Self.lookup)
+            default: try racing.list()
+            }
+        }
         if action == "get" {
             // A get may miss; it never reports damage.
             #expect(ended.exitCode == 0 && ended.stdout.isEmpty && ended.stderr.isEmpty, "\(ended)")
@@ -107,29 +117,7 @@ import Testing
     /// fit the settings it read, which have changed meanwhile, so it opens the store
     /// again and answers (it used to say "wrong passphrase").
     @Test func aGetOpenedBeforePasswdAndGivenTheNewPassphraseOpensTheStoreAgain() throws {
-        let oldFile = try passphraseStore("old phrase")
-        let gate = sandbox.root + "/gate"
-        let askpass = try sandbox.file("bin/askpass", """
-            #!/bin/sh
-            : > '\(gate).asked'
-            while [ ! -e '\(gate).go' ]; do sleep 0.02; done
-            printf '%s\\n' 'new phrase'
-
-            """, mode: 0o700)
-        nonisolated(unsafe) let racing = helper.with(environment: ["GIT_ASKPASS": askpass])
-        nonisolated(unsafe) var result: ProcessResult?
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            result = try? racing.get(Self.lookup)
-            done.signal()
-        }.start()
-        let asked = waitFor(gate + ".asked")
-        let passwd = try passwd(from: oldFile, to: try passphraseFile("new phrase"))
-        _ = try sandbox.file("gate.go", "")
-        done.wait()
-        try #require(asked, "the helper never asked for its passphrase")
-        #expect(passwd.exitCode == 0, "passwd: \(passwd)")
-        let ended = try #require(result)
+        let (ended, _) = try racingPasswd(answering: "new phrase") { try $0.get(Self.lookup) }
         expectSuccess(ended)
         #expect(ended.attributes["password"] == "alice-secret", "\(ended)")
     }
