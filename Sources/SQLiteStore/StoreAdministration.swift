@@ -147,6 +147,13 @@ public enum StoreAdministration {
         guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw passphrase.noOneToAsk }
         let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location).bytes
         try KernelKeyring.store(key, description: description(database), timeoutSeconds: timeout)
+        // A passwd or conversion that re-keyed the store while we asked retired this key:
+        // checked after caching it, so that one finishing later finds it and drops it.
+        if try StoreDatabase.guarding(location.database, { try database.readMeta() }) != database.meta {
+            KernelKeyring.remove(description: description(database))
+            throw HelperError(.failure, "\(location.database) was re-keyed by another process while its passphrase was asked (init --passphrase or passwd), so it was not unlocked",
+                              fix: "run unlock again")
+        }
         return "unlocked \(location.database) for \(timeout) seconds"
     }
 

@@ -122,6 +122,16 @@ import Testing
         #expect(ended.attributes["password"] == "alice-secret", "\(ended)")
     }
 
+    /// unlock asked for the passphrase while passwd re-keyed the store: the key it derives
+    /// is retired, so it says so and caches nothing (it used to report "unlocked" and
+    /// leave the old data key in the kernel keyring).
+    @Test func anUnlockRacingPasswdCachesNothing() throws {
+        let (ended, _) = try racingPasswd(answering: "old phrase") { try $0.run($0.options + ["unlock", "--timeout", "60"]) }
+        expectOneLineFailure(ended, exitCode: 1, mentioning: ["re-keyed by another process while its passphrase was asked", "Fix: run unlock again"])
+        let locked = try helper.get(Self.lookup)
+        #expect(locked.exitCode == 0 && locked.stdout.isEmpty, "the store answers without its passphrase: \(locked)")
+    }
+
     // MARK: passwd re-keys (item 2)
 
     /// The attacker's repro: the settings of before passwd put back into the current file
