@@ -99,9 +99,7 @@ import Glibc
         let shared = sandbox.root + "/shared"
         #expect(mkdir(shared, 0o777) == 0 && chmod(shared, 0o1777) == 0)
         let path = shared + "/credentials"
-        let made = try sandbox.run(Sandbox.which("setpriv") ?? "/usr/bin/setpriv",
-                                   ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", #"umask 022; printf %s "$1" > "$2""#,
-                                    "sh", Self.line, path])
+        let made = try sandbox.runAsAnotherUser("/bin/sh", ["-c", #"umask 022; printf %s "$1" > "$2""#, "sh", Self.line, path])
         expectSuccess(made)
         try expectKept(try helper.run(["import", "--remove-source", path]), path, mentioning: ["belongs to another user (uid 65534)"])
         #expect(contents(of: path) == Array(Self.line.utf8))
@@ -116,9 +114,8 @@ import Glibc
         #expect(mkdir(home, 0o700) == 0 && chown(home, 65534, 65534) == 0 && mkdir(locked, 0o755) == 0)
         let path = try sandbox.file("locked/credentials", Self.line)
         #expect(chown(path, 65534, 65534) == 0)
-        let result = try sandbox.run(Sandbox.which("setpriv") ?? "/usr/bin/setpriv",
-                                     ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.sqliteHelper, "import", "--remove-source", path],
-                                     environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"])
+        let result = try sandbox.runAsAnotherUser(BuiltProducts.sqliteHelper, ["import", "--remove-source", path],
+                                                  environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"])
         #expect(result.exitCode == 1 && result.stderrLines.first == "imported 1 credentials from \(path)", "\(result)")
         #expect(result.stderrLines.last == "git-credential-sqlite: kept \(path): overwrote it with zeros, but cannot remove it: "
                     + "Permission denied. Fix: remove the emptied file yourself", "\(result)")

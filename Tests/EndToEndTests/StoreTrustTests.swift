@@ -12,7 +12,7 @@ import Glibc
 @Suite struct StoreTrustTests {
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")
-    static let nobody: uid_t = 65534
+    static let nobody = Sandbox.anotherUser
 
     /// A file system state the helper must refuse, the phrases its one line must hold,
     /// and whether there is a store already (created first, by us).
@@ -165,7 +165,7 @@ import Glibc
         try Self.setMode(0o755, sandbox.root)  // the "/home" of this test: root's, not writable by others
         let environment = ["HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_CONFIG_HOME": home + "/.config"]
         func asNobody(_ action: String, _ input: [UInt8]) throws -> ProcessResult {
-            try sandbox.run(Self.setpriv, Self.nobodyArguments + [BuiltProducts.sqliteHelper, action], input: input, environment: environment)
+            try sandbox.runAsAnotherUser(BuiltProducts.sqliteHelper, [action], input: input, environment: environment)
         }
         expectSuccess(try asNobody("store", Self.credential))
         let get = try asNobody("get", Self.lookup)
@@ -177,9 +177,6 @@ import Glibc
 
     // MARK: Support
 
-    static let setpriv = Sandbox.which("setpriv") ?? "/usr/bin/setpriv"
-    static let nobodyArguments = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-
     /// Runs `script` as uid 65534 in a staging directory it may write, then moves what it
     /// made there (`made`) to `destination`: a file or directory another user created.
     static func asOtherUser(_ sandbox: Sandbox, _ script: String, arguments: [String] = [], move destination: String) throws {
@@ -190,7 +187,7 @@ import Glibc
             try? FileManager.default.removeItem(atPath: staging)
             try? setMode(0o700, sandbox.root)
         }
-        let result = try sandbox.run(setpriv, nobodyArguments + ["/bin/sh", "-c", "umask 0; cd \"$0\" && " + script, staging] + arguments)
+        let result = try sandbox.runAsAnotherUser("/bin/sh", ["-c", "umask 0; cd \"$0\" && " + script, staging] + arguments)
         guard result.exitCode == 0 else { throw SpawnError(description: "as another user: \(script): \(result)") }
         guard rename(staging + "/made", destination) == 0 else {
             throw SpawnError(description: "cannot move to \(destination): \(String(cString: strerror(errno)))")

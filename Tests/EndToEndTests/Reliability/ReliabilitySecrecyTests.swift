@@ -19,8 +19,7 @@ import Glibc
         let sandbox = try Sandbox(), tally = ReliabilityTally(part: Self.part)
         // Root owns the /proc files of every undumpable process: as root, the helper runs
         // as nobody, so that they show whether it is dumpable.
-        let asNobody = geteuid() == 0 ? [Sandbox.which("setpriv") ?? "/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
-                                          "--clear-groups"] : []
+        let asNobody = geteuid() == 0 ? Sandbox.asAnotherUser : []
         let helper = try BackgroundProcess("/bin/sh", ["-c", #"ulimit -S -c "$(ulimit -H -c)"; exec "$@""#, "sh"]
                                                + asNobody + [BuiltProducts.sqliteHelper, "get"],
                                            environment: sandbox.environment, directory: "/")

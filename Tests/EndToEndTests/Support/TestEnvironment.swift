@@ -64,6 +64,18 @@ final class Sandbox {
                              timeout: timeout)
     }
 
+    /// The second user of the other-user tests (nobody), which root becomes through
+    /// setpriv: the tests that need one run only as root, as CI runs them.
+    static let anotherUser: uid_t = 65534
+    static let asAnotherUser = [which("setpriv") ?? "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    /// Runs `executable` as `anotherUser`, as `run` runs it.
+    func runAsAnotherUser(
+        _ executable: String, _ arguments: [String], input: [UInt8] = [], environment extra: [String: String] = [:]
+    ) throws -> ProcessResult {
+        try run(Self.asAnotherUser[0], Array(Self.asAnotherUser.dropFirst()) + [executable] + arguments, input: input, environment: extra)
+    }
+
     /// git, run in the sandbox's home directory (outside any repository).
     func git(_ arguments: [String], input: [UInt8] = [], environment extra: [String: String] = [:]) throws -> ProcessResult {
         try run(Self.which("git") ?? "/usr/bin/git", arguments, input: input, environment: extra)
