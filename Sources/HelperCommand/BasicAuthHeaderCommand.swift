@@ -23,7 +23,8 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
             Examples:
               printf 'url=https://example.com\\n\\n' | git credential fill | basic-auth-header
               ... | basic-auth-header --curl-config | curl -K - https://example.com/api
-            """)
+            """,
+        version: Version.line("basic-auth-header"))
 
     @Flag(name: .customLong("curl-config"), help: "Print a curl config line (header = \"...\") instead.")
     var curlConfig = false

@@ -24,7 +24,7 @@ enum CompletionScript {
 
     static func literal(_ script: String, shell: CompletionShell, name: String) throws -> String {
         switch shell {
-        case .bash: return try bashTakingCustomCompletionsLiterally(script, name: name)
+        case .bash: return try bashKeepingHostAndPortOneWord(bashTakingCustomCompletionsLiterally(script, name: name), name: name)
         case .zsh: return try zshQuotingHistoryExpansion(script)
         default: return script  // fish's `complete -a "(...)"` inserts what it is given, quoted
         }
@@ -75,6 +75,41 @@ enum CompletionScript {
             done < <(__\(name)_custom_complete "${@}")
         }
         """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Bash splits the word being completed at COMP_WORDBREAKS' colon: `list 127.0.0.1:84`
+    /// reached the executable as three words, and what it offered matched nothing (bash
+    /// compares with the part after the colon). The argument parser's function is renamed
+    /// and called with the words as typed, by bash-completion's `_get_comp_words_by_ref -n :`,
+    /// and `__ltrim_colon_completions` then leaves bash the part after the colon to replace.
+    /// Without bash-completion (a script sourced by hand) it runs as the parser wrote it.
+    static func bashKeepingHostAndPortOneWord(_ script: String, name: String) throws -> String {
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let function = "_\(name)() {", renamed = "__\(name)_complete_words"
+        guard lines.filter({ $0 == function }).count == 1, let index = lines.firstIndex(of: function),
+              let registration = lines.lastIndex(where: { $0.hasPrefix("complete ") && $0.hasSuffix(" -F _\(name) \(name)") }) else {
+            throw HelperError(.failure, "the bash completion script no longer has the function _\(name) as expected, so host:port would not complete",
+                              fix: "use the completion scripts that make install puts in share/bash-completion")
+        }
+        lines[index] = renamed + "() {"
+        lines.insert(contentsOf: """
+            # bash splits the word being completed at the colon of host:port: completed as
+            # typed, then only the part after the colon is left for bash to replace.
+            _\(name)() {
+                if ! declare -F _get_comp_words_by_ref >/dev/null || ! declare -F __ltrim_colon_completions >/dev/null; then
+                    \(renamed) "${@}"
+                    return
+                fi
+                local cur prev words cword
+                _get_comp_words_by_ref -n : cur prev words cword
+                local -a COMP_WORDS=("${words[@]}")
+                local COMP_CWORD="${cword}"
+                \(renamed) "${1}" "${cur}" "${prev}"
+                __ltrim_colon_completions "${cur}"
+            }
+
+            """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), at: registration)
+        return lines.joined(separator: "\n")
     }
 
     /// The argument parser's zsh function turns off banghist, and compadd then leaves a `!`

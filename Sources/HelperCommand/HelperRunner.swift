@@ -39,9 +39,14 @@ public enum HelperRunner {
                 SystemIO.writeAll(1, script + "\n")
                 exit(0)
             }
-            // git may call a helper with actions it does not know yet: ignore them, silently.
-            if isUnknownAction(arguments, known: Root.configuration.subcommands.map { $0._commandName }) {
+            // git may call a helper with actions it does not know yet: ignore them, silently;
+            // but git never gives a helper a terminal as stdin, so there a person mistyped.
+            let known = Root.configuration.subcommands.map { $0._commandName }
+            if isUnknownAction(arguments, known: known) {
                 Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
+                if isatty(0) == 1 {
+                    SystemIO.writeAll(2, UnknownCommand.line(program: Root._commandName, arguments: arguments, known: known + ["help"]) + "\n")
+                }
                 exit(0)
             }
             try runParsed(Root.parseAsRoot(arguments), root: root)
@@ -108,7 +113,7 @@ public enum HelperRunner {
             return (error.rawValue, 2, nil)
         default:
             let code = Root.exitCode(for: error)
-            if code == .success { return (0, 1, Root.fullMessage(for: error)) }
+            if code == .success { return (0, 1, HelpExamples.text(for: error, command: root)) }
             if code == .validationFailure || code.rawValue == 64 {
                 let message = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
                 return (2, 2, HelperError(.usage, message, fix: "see \(program) --help").line(program: program))

@@ -27,6 +27,7 @@ public struct KeyringHelper: HelperRoot {
               git config --global credential.helper keyring
               git-credential-keyring which
             """,
+        version: Version.line("git-credential-keyring"),
         subcommands: [
             GetCommand<KeyringOptions>.self, StoreCommand<KeyringOptions>.self, EraseCommand<KeyringOptions>.self,
             CapabilityCommand.self, ListCommand<KeyringOptions>.self, EraseAllCommand<KeyringOptions>.self,

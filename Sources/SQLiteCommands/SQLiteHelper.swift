@@ -24,6 +24,7 @@ public struct SQLiteHelper: HelperRoot {
               git-credential-sqlite list
               git-credential-sqlite init --passphrase && git-credential-sqlite unlock --timeout 8h
             """,
+        version: Version.line("git-credential-sqlite"),
         subcommands: [
             GetCommand<SQLiteOptions>.self, StoreCommand<SQLiteOptions>.self, EraseCommand<SQLiteOptions>.self,
             CapabilityCommand.self, ListCommand<SQLiteOptions>.self, EraseAllCommand<SQLiteOptions>.self,
@@ -100,12 +101,12 @@ public struct SQLiteOptions: StoreOptions {
 
     @Option(name: .customLong(Names.database), help: ArgumentHelp(
         "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var database: String?
 
     @Option(name: .customLong(Names.keyFile), help: ArgumentHelp(
         "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var keyFile: String?
 
     @Option(name: .customLong(Names.passphraseFD), help: ArgumentHelp(

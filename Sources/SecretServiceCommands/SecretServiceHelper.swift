@@ -34,6 +34,7 @@ public struct SecretServiceHelper: HelperRoot {
               git config --global credential.helper secretservice
               git-credential-secretservice list
             """,
+        version: Version.line("git-credential-secretservice"),
         subcommands: [
             GetCommand<SecretServiceOptions>.self, StoreCommand<SecretServiceOptions>.self,
             EraseCommand<SecretServiceOptions>.self, CapabilityCommand.self,

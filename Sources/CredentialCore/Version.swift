@@ -1,0 +1,9 @@
+/// The version of everything this package installs: the one place it is written. Each
+/// executable's `--version` prints it (the argument parser's, from `Version.line`), and
+/// scripts/credential-curl asks basic-auth-header, which it runs anyway, for it.
+public enum Version {
+    public static let number = "0.1.0"
+
+    /// What `--version` prints: `NAME VERSION`.
+    public static func line(_ program: String) -> String { program + " " + number }
+}
