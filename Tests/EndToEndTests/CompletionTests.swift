@@ -49,6 +49,30 @@ import Testing
         #expect(header == ["--curl-config"], "\(headerRun)")
     }
 
+    /// File names after every option that takes a path (--db, --key-file, -o/--output) and
+    /// for import's files, whichever command they follow.
+    @Test(arguments: Shell.allCases)
+    func fileNamesAreOfferedForPaths(shell: Shell) throws {
+        try sandbox.file("home/creds-store.db", "")
+        for words in [["git-credential-sqlite", "--db", "creds-"], ["git-credential-sqlite", "list", "--db", "creds-"],
+                      ["git-credential-sqlite", "doctor", "--key-file", "creds-"], ["git-credential-keyring", "erase", "--key-file", "creds-"],
+                      ["git-credential-sqlite", "export", "-o", "creds-"], ["git-credential-secretservice", "import", "creds-"]] {
+            let (candidates, run) = try completion.candidates(shell, words)
+            #expect(candidates == ["creds-store.db"], "\(shell) offers \(candidates) after \(words.joined(separator: " ")): \(run)")
+        }
+    }
+
+    /// bash splits the word being completed at the colon of host:port: TAB after a port
+    /// begun completes the stored host:port, once, in an interactive bash.
+    @Test func hostAndPortCompleteInBash() throws {
+        try storeCredentials()
+        for (typed, completed) in [("list 127.0.0.1:84", "list 127.0.0.1:8443"), ("erase 127.0.0.1:", "erase 127.0.0.1:8443"),
+                                   ("list 127.0.0.", "list 127.0.0.1:8443"), ("list git.ex", "list git.example.com")] {
+            let (line, run) = try completion.interactiveBash(typing: "git-credential-sqlite " + typed)
+            #expect(line == "git-credential-sqlite " + completed, "TAB after \(typed): \(run)")
+        }
+    }
+
     /// The curl options credential-curl passes on (as it lists them), never one it refuses.
     @Test(arguments: Shell.allCases)
     func credentialCurlCompletesTheOptionsItPassesOn(shell: Shell) throws {

@@ -54,6 +54,31 @@ import Testing
         #expect(text.contains(command))
     }
 
+    /// The options every command shares are described once, under Options; a command that
+    /// takes them names them (the generator repeated each under every command: the sqlite
+    /// page was 634 lines).
+    @Test(arguments: ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring"])
+    func sharedOptionsAreDescribedOnce(command: String) throws {
+        let page = String(decoding: contents(of: Self.page(command)) ?? [], as: UTF8.self)
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let options = try #require(lines.firstIndex(of: ".Ss Options"), "\(command)(1) has no Options")
+        let end = try #require(lines[options...].firstIndex(of: ".El"))
+        let items = lines[options..<end].filter { $0.hasPrefix(".It ") }
+        #expect(items.contains(".It Fl h , -help"))
+        for (index, line) in lines[options..<end].enumerated() where line.hasPrefix(".It ") {
+            let description = lines[(options + index + 1)...].prefix { !$0.hasPrefix(".It ") && $0 != ".El" }.joined(separator: "\n")
+            #expect(page.components(separatedBy: "\n" + line + "\n").count == 2, "\(command)(1) has \(line) more than once")
+            #expect(page.components(separatedBy: description).count == 2, "\(command)(1) describes \(line) more than once")
+        }
+        if command != "git-credential-secretservice" {
+            #expect(items.contains(".It Fl -db Ar path"))
+            // list takes them: its item names them.
+            let list = try #require(lines.firstIndex(of: ".It Em list"))
+            #expect(lines[list...].contains(".It Fl -db Ar path , Fl -key-file Ar path , Fl -passphrase-fd Ar n"), "\(command)(1)")
+        }
+        #expect(lines.count < 560, "\(command)(1) has \(lines.count) lines")
+    }
+
     /// The generated part documents every subcommand of the helpers.
     @Test(arguments: ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring"])
     func everySubcommandIsDocumented(command: String) throws {

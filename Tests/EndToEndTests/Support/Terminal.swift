@@ -15,13 +15,16 @@ extension Sandbox {
     /// Runs `executable` with its stdin from `input` and /dev/tty on a pseudo-terminal that
     /// answers the prompts in order (python3 plays the person: an answer starting with ^C is
     /// typed as it is, with no Enter; "signal:N" sends signal N instead); stderr goes to the terminal
-    /// too when `stderrOnTerminal`, else nowhere. GIT_TERMINAL_PROMPT is on, as for a person
-    /// (the sandbox turns it off elsewhere), unless `extra` says otherwise.
+    /// too when `stderrOnTerminal`, else nowhere; stdin is the terminal too (not `input`) when
+    /// `stdinOnTerminal`, as for a command a person types. GIT_TERMINAL_PROMPT is on, as for a
+    /// person (the sandbox turns it off elsewhere), unless `extra` says otherwise.
     func atTerminal(_ executable: String, _ arguments: [String], input: [UInt8] = [], answers: [String],
-                    stderrOnTerminal: Bool = false, environment extra: [String: String] = [:]) throws -> TerminalSession {
+                    stderrOnTerminal: Bool = false, stdinOnTerminal: Bool = false,
+                    environment extra: [String: String] = [:]) throws -> TerminalSession {
         let requestFile = try file("request-\(UUID().uuidString)", input)
         var environment = ["GIT_TERMINAL_PROMPT": "1"].merging(extra) { $1 }
         if stderrOnTerminal { environment["STDERR_TO_TERMINAL"] = "1" }
+        if stdinOnTerminal { environment["STDIN_FROM_TERMINAL"] = "1" }
         let result = try run("/usr/bin/python3", ["-c", Self.terminalDriver, requestFile, executable] + arguments,
                              input: Array(answers.map { $0 + "\n" }.joined().utf8), environment: environment)
         expectSuccess(result)
@@ -41,7 +44,7 @@ extension Sandbox {
         os.setsid()
         fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
     with open(sys.argv[1], "rb") as request:
-        child = subprocess.Popen(sys.argv[2:], stdin=request, stdout=subprocess.PIPE, stderr=slave if os.environ.get("STDERR_TO_TERMINAL") else subprocess.DEVNULL,
+        child = subprocess.Popen(sys.argv[2:], stdin=slave if os.environ.get("STDIN_FROM_TERMINAL") else request, stdout=subprocess.PIPE, stderr=slave if os.environ.get("STDERR_TO_TERMINAL") else subprocess.DEVNULL,
                                  preexec_fn=take_terminal, pass_fds=(slave,))
     os.close(slave)
     shown, pending, deadline = b"", b"", time.time() + 20
