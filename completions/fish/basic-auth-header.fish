@@ -20,10 +20,10 @@ function __basic-auth-header_parse_tokens -S
     set -l unparsed_tokens (__basic-auth-header_tokens -pc)
     switch $unparsed_tokens[1]
     case 'basic-auth-header'
-        __basic-auth-header_parse_subcommand 0 'curl-config' 'h/help'
+        __basic-auth-header_parse_subcommand 0 'curl-config' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
-            __basic-auth-header_parse_subcommand -r 1 
+            __basic-auth-header_parse_subcommand -r 1 'version'
         end
     end
 end
@@ -78,5 +78,7 @@ end
 
 complete -c 'basic-auth-header' -f
 complete -c 'basic-auth-header' -n '__basic-auth-header_should_offer_completions_for_flags_or_options "basic-auth-header" curl-config' -l 'curl-config' -d 'Print a curl config line (header = "...") instead.'
+complete -c 'basic-auth-header' -n '__basic-auth-header_should_offer_completions_for_flags_or_options "basic-auth-header" version' -l 'version' -d 'Show the version.'
 complete -c 'basic-auth-header' -n '__basic-auth-header_should_offer_completions_for_flags_or_options "basic-auth-header" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'basic-auth-header' -n '__basic-auth-header_should_offer_completions_for_positional "basic-auth-header" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'basic-auth-header' -n '__basic-auth-header_should_offer_completions_for_flags_or_options "basic-auth-header help" version' -l 'version' -d 'Show the version.'
