@@ -69,6 +69,13 @@ import Testing
                                              environment: columns.map { ["COLUMNS": $0] } ?? [:])
                 #expect(Self.exampleLines(result.stdoutText) == expected,
                         "\(([executable] + command).joined(separator: " ")) --help at \(columns ?? "80") columns:\n\(result.stdoutText)")
+                // Nor is any other line indented as an example and starting like a command one
+                // that was cut off (prose is not indented, option help further).
+                let commandLike = result.stdoutLines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.map { String($0.dropFirst(2)) }.filter {
+                    $0.hasPrefix("git-credential") || $0.hasPrefix("basic-auth-header") || $0.hasPrefix("printf ")
+                        || $0.hasPrefix("git config ") || $0.hasPrefix("$ ")
+                }
+                #expect(commandLike.allSatisfy(expected.contains), "\(command) --help at \(columns ?? "80") columns: \(commandLike)")
                 lineCounts.append(result.stdoutLines.count)
             }
             // The rest is still wrapped to the width.
