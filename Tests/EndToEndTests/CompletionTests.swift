@@ -62,6 +62,16 @@ import Testing
         }
     }
 
+    /// A port begun after the host completes in every shell (bash offers what follows the
+    /// colon, which it replaces: see hostAndPortCompleteInBash for what the line becomes).
+    @Test(arguments: Shell.allCases)
+    func hostAndPortComplete(shell: Shell) throws {
+        try storeCredentials()
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "erase", "127.0.0.1:84"])
+        let unescaped = candidates.map { $0.replacingOccurrences(of: "\\:", with: ":") }
+        #expect(unescaped == [shell == .bash ? "8443" : "127.0.0.1:8443"], "\(shell) offers \(candidates): \(run)")
+    }
+
     /// bash splits the word being completed at the colon of host:port: TAB after a port
     /// begun completes the stored host:port, once, in an interactive bash.
     @Test func hostAndPortCompleteInBash() throws {
