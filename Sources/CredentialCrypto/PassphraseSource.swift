@@ -9,9 +9,9 @@ public struct PassphraseSource: Sendable {
     /// How long a key unlocked with a passphrase a person gave is kept, so that the
     /// rest of the same git operation does not ask again (the SQLite store's grace
     /// period); zero keeps nothing. Never for a descriptor: a script gives it every time.
-    public var gracePeriod: Duration
+    public var gracePeriod: TimeSpan
 
-    public init(fd: Int32? = nil, option: String = "--passphrase-fd", gracePeriod: Duration = .zero) {
+    public init(fd: Int32? = nil, option: String = "--passphrase-fd", gracePeriod: TimeSpan = .zero) {
         self.fd = fd
         self.option = option
         self.gracePeriod = gracePeriod

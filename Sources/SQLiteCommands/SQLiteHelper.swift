@@ -55,7 +55,7 @@ public struct SQLiteSettings: StoreSettings {
 
     /// Long enough for the rest of one git operation (the `store` after a fetch that took
     /// a while), short enough that a key typed for one command is gone soon after.
-    static let defaultGracePeriod = Duration(seconds: 300)
+    static let defaultGracePeriod = TimeSpan(seconds: 300)
 
     var database: String?
     var keyFile: String?
@@ -73,7 +73,7 @@ public struct SQLiteSettings: StoreSettings {
             passphraseFD = fd
         case Names.gracePeriod:
             // A bad value is left to the argument parser, which says what is wrong.
-            guard let period = try? Duration(parsing: value, option: "--" + name, allowsZero: true) else { return false }
+            guard let period = try? TimeSpan(parsing: value, option: "--" + name, allowsZero: true) else { return false }
             gracePeriod = period
         default: return false
         }
@@ -125,8 +125,8 @@ public struct SQLiteOptions: StoreOptions {
     @Option(name: .customLong(Names.gracePeriod), help: ArgumentHelp(
         "After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again"
             + " (default: \(SQLiteSettings.defaultGracePeriod.seconds / 60)m; 0: never).", valueName: "duration"),
-            transform: Duration.option("--" + Names.gracePeriod, allowsZero: true))
-    var gracePeriod: Duration?
+            transform: TimeSpan.option("--" + Names.gracePeriod, allowsZero: true))
+    var gracePeriod: TimeSpan?
 
     public init() {}
 
@@ -249,10 +249,10 @@ struct UnlockCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: SQLiteOptions
-    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(Duration.maximum.seconds / 86400)d).",
+    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(TimeSpan.maximum.seconds / 86400)d).",
                                valueName: "duration"),
-            transform: Duration.option("--timeout"))
-    var timeout = Duration(seconds: 900)
+            transform: TimeSpan.option("--timeout"))
+    var timeout = TimeSpan(seconds: 900)
 
     func run() throws {
         SystemIO.writeAll(2, try StoreAdministration.unlock(try options.settings.location, passphrase: options.settings.passphrase, timeout: timeout) + "\n")
@@ -269,12 +269,12 @@ struct LockCommand: ParsableCommand {
     func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.settings.location) + "\n") }
 }
 
-extension Duration {
+extension TimeSpan {
     /// The argument parser's reading of a duration option: the same words and limits as
     /// git's fast path (SQLiteSettings), reported as the parser reports a bad value.
-    static func option(_ name: String, allowsZero: Bool = false) -> @Sendable (String) throws -> Duration {
+    static func option(_ name: String, allowsZero: Bool = false) -> @Sendable (String) throws -> TimeSpan {
         { text in
-            do { return try Duration(parsing: text, option: name, allowsZero: allowsZero) } catch {
+            do throws(HelperError) { return try TimeSpan(parsing: text, option: name, allowsZero: allowsZero) } catch {
                 throw ValidationError(error.message + "; " + (error.fix ?? ""))
             }
         }

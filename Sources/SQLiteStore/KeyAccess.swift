@@ -55,7 +55,7 @@ enum KeyAccess {
     /// grace period, so that the `store` git sends after a successful fetch does not ask
     /// again. A key cached already (an `unlock`, perhaps longer) is left as it is; a
     /// keyring that cannot be used leaves the store locked, as before.
-    static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: Duration) {
+    static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) {
         guard period.seconds > 0 else { return }
         let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
         if KernelKeyring.read(description: description) != nil { return }
@@ -73,7 +73,7 @@ enum KeyAccess {
     /// Caches `key` in the kernel keyring for `period`; false (nothing cached) when a
     /// passwd or conversion re-keyed the store since `database` was read: checked after
     /// caching it, so that a re-key finishing later finds the key and drops it.
-    static func keep(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: Duration) throws -> Bool {
+    static func keep(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) throws -> Bool {
         let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
         try KernelKeyring.store(key.bytes, description: description, timeoutSeconds: period.seconds)
         if try StoreDatabase.guarding(location.database, { try database.readMeta() }) != database.meta {

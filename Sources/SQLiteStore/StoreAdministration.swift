@@ -135,7 +135,7 @@ public enum StoreAdministration {
     }
 
     /// Caches the unwrapped key in the kernel keyring for `timeout`.
-    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: Duration) throws -> String {
+    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: TimeSpan) throws -> String {
         guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
             throw noStore(location)
         }

@@ -64,7 +64,7 @@ import Testing
         let (server, clone) = try fetchSetup(helperLine: "\(BuiltProducts.sqliteHelper) --db \(database)")
         let first = try fetch(clone)
         #expect(Self.count("Passphrase for", in: first.terminal) == 1, "\(first)\n\(server.log)")
-        #expect(try kernelKeyTimeout()?.hasSuffix("m") == true, "the key is not kept for minutes: \(try kernelKeyTimeout() ?? "none")")
+        #expect(try ["5m", "4m"].contains(kernelKeyTimeout()), "the key is not kept for the default 5 minutes")
 
         let second = try fetch(clone)
         #expect(Self.count("Passphrase for", in: second.terminal) == 0, "asked again within the grace period: \(second)")
@@ -91,7 +91,7 @@ import Testing
         let (server, clone) = try fetchSetup(helperLine: "\(BuiltProducts.keyringHelper) --db \(database) --grace-period 1h")
         let session = try fetch(clone, environment: bus)
         #expect(Self.count("Passphrase for", in: session.terminal) == 1, "\(session)\n\(server.log)")
-        #expect(try kernelKeyTimeout() == "59m", "the key is not kept for the hour given")
+        #expect(try ["1h", "59m"].contains(kernelKeyTimeout()), "the key is not kept for the hour given")
         _ = try helper("lock")
     }
 
@@ -99,10 +99,10 @@ import Testing
     @Test func unlockSaysHowLongAsAPersonReadsIt() throws {
         let unlocked = try withDescriptor("unlock", "--timeout", "8h")
         #expect(unlocked.exitCode == 0 && unlocked.stderrText == "unlocked \(database) for 8 hours\n", "\(unlocked)")
-        #expect(try kernelKeyTimeout() == "7h")
+        #expect(try ["8h", "7h"].contains(kernelKeyTimeout()))
         let found = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["--db", database, "get"], input: Self.lookup, answers: [phrase])
         #expect(!found.terminal.contains("Passphrase for"), "\(found)")
-        #expect(try kernelKeyTimeout() == "7h", "the unlock was shortened")
+        #expect(try ["8h", "7h"].contains(kernelKeyTimeout()), "the unlock was shortened")
         _ = try helper("lock")
     }
 
@@ -161,7 +161,7 @@ import Testing
 
     // MARK: Short passphrases
 
-    @Test(arguments: [("init", "short", true), ("init", "twelve chars", false), ("passwd", "tiny", true), ("passwd", "a longer one!", false)])
+    @Test(arguments: [("init", "qzx7", true), ("init", "twelve chars", false), ("passwd", "pq8 z", true), ("passwd", "a longer one!", false)])
     func aShortNewPassphraseIsWarnedAbout(command: String, newPhrase: String, warned: Bool) throws {
         let file = try sandbox.file("secrets/new", newPhrase + "\n")
         let result: ProcessResult
@@ -198,7 +198,7 @@ import Testing
         let session = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["--db", database, "get"], input: Self.lookup, answers: [phrase])
         #expect(session.stdout.contains("alice-secret"), "\(session)")
         let serial = try #require(try keyctl(["search", try keyDescription()]).stdoutLines.first, "no key kept")
-        #expect(try keyctl(["read", serial]).stdoutText == "32", "the control: root reads its key")
+        #expect(try keyctl(["read", serial]).stdoutLines == ["32"], "the control: root reads its key")
         for newSession in ["inherited", "new"] {
             let read = try sandbox.runAsAnotherUser("/usr/bin/python3", ["-c", Self.keyctlScript, "read", serial, newSession])
             #expect(read.exitCode != 0 && read.stdout.isEmpty, "another user read the key (\(newSession) session): \(read)")
@@ -216,7 +216,8 @@ import Testing
         return "git-credential-sqlite:" + id.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// What /proc/keys says of the store's cached key's time left ("4m", "59m", "7h"),
+    /// What /proc/keys says of the store's cached key's time left ("5m" just after it was
+    /// kept for 5 minutes, "4m" a moment later),
     /// nil when no key is cached.
     func kernelKeyTimeout() throws -> String? {
         let description = try keyDescription()

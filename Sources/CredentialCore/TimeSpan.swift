@@ -1,16 +1,16 @@
-/// A span of time as a person writes it (`30s`, `5m`, `8h`, `30d`, or plain seconds) and
+/// A duration as a person writes it (`30s`, `5m`, `8h`, `30d`, or plain seconds) and
 /// reads it (`for 30 days`): the one place where options are parsed and messages say how
 /// long. Whole seconds, as the kernel keyring keeps its timeouts.
-public struct Duration: Equatable, Sendable {
+public struct TimeSpan: Equatable, Sendable {
     public let seconds: UInt32
 
     public init(seconds: UInt32) { self.seconds = seconds }
 
-    public static let zero = Duration(seconds: 0)
+    public static let zero = TimeSpan(seconds: 0)
 
     /// The longest accepted. The kernel keyring would take 136 years (a UInt32 of
     /// seconds); a key left unlocked for longer than a year is a key never locked.
-    public static let maximum = Duration(seconds: 365 * 86400)
+    public static let maximum = TimeSpan(seconds: 365 * 86400)
 
     static let units: [(letter: Character, seconds: UInt32, name: String)] = [
         ("d", 86400, "day"), ("h", 3600, "hour"), ("m", 60, "minute"), ("s", 1, "second"),
@@ -47,10 +47,11 @@ public struct Duration: Equatable, Sendable {
     public var phrase: String { "for \(self)" }
 }
 
-extension Duration: CustomStringConvertible {
+extension TimeSpan: CustomStringConvertible {
     /// "30 days", "1 hour", "90 seconds".
     public var description: String {
-        let unit = Self.units.first { seconds % $0.seconds == 0 && seconds >= $0.seconds } ?? Self.units.last!
+        // Seconds divide everything: the last unit always fits.
+        let unit = Self.units.first { seconds % $0.seconds == 0 && seconds >= $0.seconds } ?? Self.units[Self.units.count - 1]
         let count = seconds / unit.seconds
         return "\(count) \(unit.name)" + (count == 1 ? "" : "s")
     }
