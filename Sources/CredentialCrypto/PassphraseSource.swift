@@ -55,18 +55,18 @@ public struct PassphraseSource: Sendable {
         let length = String(decoding: first, as: UTF8.self).count
         if length < Self.shortLength {
             // A warning, not an error: the passphrase is taken.
-            SystemIO.writeAll(2, "\(Self.program): warning: the new passphrase has only \(length) characters; whoever copies the store"
-                + " can try short ones offline for as long as it takes, scrypt or not. \(Self.shortLength) characters or more"
-                + " (a few random words) hold; passwd changes it\n")
+            SystemIO.writeAll(2, "\(Self.program): warning: the new passphrase has only \(length) characters; whoever copies what it"
+                + " protects can try short ones offline for as long as it takes, scrypt or not: \(Self.shortLength) characters or more"
+                + " (a few random words) hold\n")
         }
         return first
     }
 
     /// Shorter than this, a new passphrase is warned about (not refused: the user may
-    /// know better). scrypt makes each guess cost ~0.4 s of one core, but a stolen store
-    /// is guessed offline, on many cores, for as long as the attacker likes: a word with
-    /// a digit or two (what 8 characters usually are) falls to a dictionary in days.
-    /// From 12 on, passphrases are typically several words, beyond such a search.
+    /// know better). scrypt makes each guess cost ~0.4 s of one core, but a stolen store or
+    /// export file is guessed offline, on many cores, for as long as the attacker likes: a
+    /// word with a digit or two (what 8 characters usually are) falls to a dictionary in
+    /// days. From 12 on, passphrases are typically several words, beyond such a search.
     static let shortLength = 12
 
     /// The executable's name, for the warning's line.
