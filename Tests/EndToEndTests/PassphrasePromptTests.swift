@@ -106,6 +106,23 @@ import Testing
         _ = try helper("lock")
     }
 
+    /// An `unlock --timeout 8h` run while a get waits for its passphrase (the askpass runs
+    /// it, then answers): the get's grace period does not cut the unlock to 5 minutes.
+    @Test func theGracePeriodNeverShortensAnUnlock() throws {
+        try withDescriptor.storeAll(Self.credential)
+        let askpass = try sandbox.file("bin/askpass", """
+            #!/bin/sh
+            '\(BuiltProducts.sqliteHelper)' --db '\(database)' --passphrase-fd 3 unlock --timeout 8h 3<'\(sandbox.root)/secrets/phrase' 2>/dev/null
+            printf '%s\\n' '\(phrase)'
+
+            """, mode: 0o700)
+        let found = try helper.with(environment: ["GIT_ASKPASS": askpass]).get(Self.lookup)
+        #expect(found.attributes["password"] == "alice-secret", "\(found)")
+        let left = try kernelKeyTimeout()
+        #expect(["8h", "7h"].contains(left), "the unlock was shortened to \(left ?? "nothing")")
+        _ = try helper("lock")
+    }
+
     /// Out of range, on the parser's road (unlock) and on git's own (a helper line's
     /// --grace-period, read without the parser): one line naming the limit, nothing done.
     @Test(arguments: [["unlock", "--timeout", "400d"], ["--grace-period", "366d", "get"], ["--grace-period", "9000h", "store"],
@@ -129,6 +146,25 @@ import Testing
         #expect(Self.count("Passphrase for", in: session.terminal) == 3, "\(session)")
         #expect(Self.count("Wrong passphrase, try again.", in: session.terminal) == 2, "\(session)")
         #expect(!session.terminal.contains("git-credential-sqlite:"), "an error for a try that was not the last: \(session)")
+    }
+
+    /// An askpass program is a person too (as for sudo -A and ssh): three tries, each
+    /// retry's prompt saying why.
+    @Test func anAskpassProgramHasThreeTries() throws {
+        try withDescriptor.storeAll(Self.credential)
+        let log = sandbox.root + "/askpass-prompts"
+        let askpass = try sandbox.file("bin/askpass", """
+            #!/bin/sh
+            printf '%s\\n' "$1" >>'\(log)'
+            case $(wc -l <'\(log)') in 3) printf '%s\\n' '\(phrase)' ;; *) echo wrong ;; esac
+
+            """, mode: 0o700)
+        let found = try helper.with(environment: ["GIT_ASKPASS": askpass]).get(Self.lookup)
+        #expect(found.attributes["password"] == "alice-secret" && found.stderr.isEmpty, "\(found)")
+        let prompts = Output(bytes: contents(of: log) ?? []).lines
+        #expect(prompts == ["Passphrase for \(database): "] + Array(repeating: "Wrong passphrase, try again. Passphrase for \(database): ", count: 2),
+                "\(prompts)")
+        _ = try helper("lock")
     }
 
     /// Three wrong: one error line, nothing written, nothing kept.
