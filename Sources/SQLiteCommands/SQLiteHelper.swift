@@ -51,11 +51,17 @@ public struct SQLiteSettings: StoreSettings {
         static let database = "db"
         static let keyFile = "key-file"
         static let passphraseFD = "passphrase-fd"
+        static let gracePeriod = "grace-period"
     }
+
+    /// Long enough for the rest of one git operation (the `store` after a fetch that took
+    /// a while), short enough that a key typed for one command is gone soon after.
+    static let defaultGracePeriod = TimeSpan(seconds: 300)
 
     var database: String?
     var keyFile: String?
     var passphraseFD: Int32?
+    var gracePeriod = defaultGracePeriod
 
     public init() {}
 
@@ -66,6 +72,10 @@ public struct SQLiteSettings: StoreSettings {
         case Names.passphraseFD:
             guard let fd = Int32(value) else { return false }
             passphraseFD = fd
+        case Names.gracePeriod:
+            // A bad value is left to the argument parser, which says what is wrong.
+            guard let period = try? TimeSpan(parsing: value, option: "--" + name, allowsZero: true) else { return false }
+            gracePeriod = period
         default: return false
         }
         return true
@@ -80,7 +90,7 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD) }
+    public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD, gracePeriod: gracePeriod) }
 
     public func diagnose() -> [HealthCheck] {
         do {
@@ -113,6 +123,12 @@ public struct SQLiteOptions: StoreOptions {
         "Read the passphrase from this file descriptor instead of asking.", valueName: "n"))
     var passphraseFD: Int32?
 
+    @Option(name: .customLong(Names.gracePeriod), help: ArgumentHelp(
+        "After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again"
+            + " (default: \(SQLiteSettings.defaultGracePeriod.seconds / 60)m; 0: never).", valueName: "duration"),
+            transform: TimeSpan.option("--" + Names.gracePeriod, allowsZero: true))
+    var gracePeriod: TimeSpan?
+
     public init() {}
 
     public var settings: SQLiteSettings {
@@ -120,6 +136,7 @@ public struct SQLiteOptions: StoreOptions {
         settings.database = database
         settings.keyFile = keyFile
         settings.passphraseFD = passphraseFD
+        if let gracePeriod { settings.gracePeriod = gracePeriod }
         return settings
     }
 }
@@ -233,9 +250,10 @@ struct UnlockCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: SQLiteOptions
-    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d.", valueName: "duration"),
-            transform: Duration.seconds(parsing:))
-    var timeout: UInt32 = 900
+    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(TimeSpan.maximum.seconds / 86400)d).",
+                               valueName: "duration"),
+            transform: TimeSpan.option("--timeout"))
+    var timeout = TimeSpan(seconds: 900)
 
     func run() throws {
         SystemIO.writeAll(2, try StoreAdministration.unlock(try options.settings.location, passphrase: options.settings.passphrase, timeout: timeout) + "\n")
@@ -252,19 +270,14 @@ struct LockCommand: ParsableCommand {
     func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.settings.location) + "\n") }
 }
 
-enum Duration {
-    /// "90", "90s", "15m", "8h", "2d" as seconds.
-    static func seconds(parsing text: String) throws -> UInt32 {
-        let units: [Character: UInt64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        var digits = Substring(text)
-        var unit: UInt64 = 1
-        if let last = digits.last, let factor = units[last] {
-            unit = factor
-            digits = digits.dropLast()
+extension TimeSpan {
+    /// The argument parser's reading of a duration option: the same words and limits as
+    /// git's fast path (SQLiteSettings), reported as the parser reports a bad value.
+    static func option(_ name: String, allowsZero: Bool = false) -> @Sendable (String) throws -> TimeSpan {
+        { text in
+            do throws(HelperError) { return try TimeSpan(parsing: text, option: name, allowsZero: allowsZero) } catch {
+                throw ValidationError(error.message + "; " + (error.fix ?? ""))
+            }
         }
-        guard let number = UInt64(digits), number > 0, number <= UInt64(UInt32.max) / unit else {
-            throw ValidationError("invalid duration '\(text)': use seconds, or a number followed by s, m, h or d")
-        }
-        return UInt32(number * unit)
     }
 }

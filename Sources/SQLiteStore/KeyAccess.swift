@@ -39,16 +39,58 @@ enum KeyAccess {
             key = found
         } else {
             Trace.note("the passphrase-protected store is locked: asking for its passphrase")
-            guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else {
-                throw HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
-                                  fix: "run git-credential-sqlite --db \(location.database) unlock")
-            }
-            key = try unwrap(database, passphrase: phrase, location: location)
+            key = try unwrap(database, location: location, asking: passphrase, prompt: "Passphrase for \(location.database): ",
+                             noOne: HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
+                                                fix: "run git-credential-sqlite --db \(location.database) unlock"))
+            if passphrase.asksAPerson { keepForGracePeriod(key, of: database, location: location, for: passphrase.gracePeriod) }
         }
         // Best effort: a store that cannot be written (a read-only file) still answers.
         do { try database.upgrade(with: key) } catch {
             Trace.note("could not upgrade \(Trace.quoted(database.path)) to format \(StoreDatabase.formatVersion): \(error)")
         }
+        return key
+    }
+
+    /// After a person gave the passphrase, the key stays in the kernel keyring for the
+    /// grace period, so that the `store` git sends after a successful fetch does not ask
+    /// again. A key cached already (an `unlock`, perhaps longer) is left as it is; a
+    /// keyring that cannot be used leaves the store locked, as before.
+    static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) {
+        guard period.seconds > 0 else { return }
+        let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
+        if KernelKeyring.read(description: description) != nil { return }
+        do {
+            if try keep(key, of: database, location: location, for: period) {
+                Trace.note("kept the key in the kernel keyring \(period.phrase) (the grace period)")
+            } else {
+                Trace.note("did not keep the key: the store was re-keyed while its passphrase was asked")
+            }
+        } catch {
+            Trace.note("could not keep the key for the grace period: \(error)")
+        }
+    }
+
+    /// Caches `key` in the kernel keyring for `period`; false (nothing cached) when a
+    /// passwd or conversion re-keyed the store since `database` was read: checked after
+    /// caching it, so that a re-key finishing later finds the key and drops it.
+    static func keep(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) throws -> Bool {
+        let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
+        try KernelKeyring.store(key.bytes, description: description, timeoutSeconds: period.seconds)
+        if try StoreDatabase.guarding(location.database, { try database.readMeta() }) != database.meta {
+            KernelKeyring.remove(description: description)
+            return false
+        }
+        return true
+    }
+
+    /// The key unwrapped with a passphrase from `passphrase` (three tries for a person);
+    /// throws `noOne` when no one can be asked.
+    static func unwrap(_ database: StoreDatabase, location: StoreLocation, asking passphrase: PassphraseSource,
+                       prompt: String, noOne: HelperError) throws -> UnlockedKey {
+        let key = try passphrase.read(prompt: prompt, wrong: wrongPassphrase(location)) { phrase in
+            try unwrap(database, passphrase: phrase, location: location)
+        }
+        guard let key else { throw noOne }
         return key
     }
 
@@ -74,19 +116,20 @@ enum KeyAccess {
         }
     }
 
-    static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey {
+    /// The key the passphrase unwraps; `nil` for a wrong passphrase.
+    static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey? {
         let meta = database.meta
         try checkShape(database)
         guard let wrap = meta[Meta.passphraseWrap].flatMap(PassphraseWrap.init(blob:)) else {
             throw HelperError(.failure, "\(location.database) has no readable wrapped key", fix: "restore it from a backup")
         }
-        guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []),
-              let key = try verified(bytes, for: database)
-        else {
-            throw HelperError(.failure, "wrong passphrase for \(location.database)",
-                              fix: "try again; a forgotten passphrase cannot be recovered, only the store moved aside")
-        }
-        return key
+        guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []) else { return nil }
+        return try verified(bytes, for: database)
+    }
+
+    static func wrongPassphrase(_ location: StoreLocation) -> HelperError {
+        HelperError(.failure, "wrong passphrase for \(location.database)",
+                    fix: "try again; a forgotten passphrase cannot be recovered, only the store moved aside")
     }
 
     /// The key, if it is the one the store's key check was made with; throws if it is,

@@ -126,35 +126,29 @@ public enum StoreAdministration {
     /// an old copy of the settings, opens nothing stored from now on.
     public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws {
         let database = try passphraseStore(location)
-        guard let phrase = try current.read(prompt: "Current passphrase for \(location.database): ") else {
-            throw current.noOneToAsk
-        }
-        let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location)
+        let key = try KeyAccess.unwrap(database, location: location, asking: current,
+                                       prompt: "Current passphrase for \(location.database): ", noOne: current.noOneToAsk)
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
         try rekey(SQLiteCredentialStore(location: location, database: database, key: key), passphrase: newPhrase, cost: cost)
         // The old key, cached under the old database id, opens nothing any more.
         KernelKeyring.remove(description: description(database))
     }
 
-    /// Caches the unwrapped key in the kernel keyring for `timeout` seconds.
-    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: UInt32) throws -> String {
+    /// Caches the unwrapped key in the kernel keyring for `timeout`.
+    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: TimeSpan) throws -> String {
         guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
             throw noStore(location)
         }
         guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
             return "\(location.database) uses a key file; there is nothing to unlock"
         }
-        guard let phrase = try passphrase.read(prompt: "Passphrase for \(location.database): ") else { throw passphrase.noOneToAsk }
-        let key = try KeyAccess.unwrap(database, passphrase: phrase, location: location).bytes
-        try KernelKeyring.store(key, description: description(database), timeoutSeconds: timeout)
-        // A passwd or conversion that re-keyed the store while we asked retired this key:
-        // checked after caching it, so that one finishing later finds it and drops it.
-        if try StoreDatabase.guarding(location.database, { try database.readMeta() }) != database.meta {
-            KernelKeyring.remove(description: description(database))
+        let key = try KeyAccess.unwrap(database, location: location, asking: passphrase,
+                                       prompt: "Passphrase for \(location.database): ", noOne: passphrase.noOneToAsk)
+        guard try KeyAccess.keep(key, of: database, location: location, for: timeout) else {
             throw HelperError(.failure, "\(location.database) was re-keyed by another process while its passphrase was asked (init --passphrase or passwd), so it was not unlocked",
                               fix: "run unlock again")
         }
-        return "unlocked \(location.database) for \(timeout) seconds"
+        return "unlocked \(location.database) \(timeout.phrase)"
     }
 
     /// Drops the cached key.

@@ -307,7 +307,7 @@ public final class SecretServiceStore: CredentialStore {
         guard let error else { return nil }
         defer { g_error_free(error) }
         if let cancellable, g_cancellable_is_cancelled(cancellable) != 0 {
-            return "no answer within \(timeoutSeconds) seconds"
+            return "no answer within \(TimeSpan(seconds: timeoutSeconds))"
         }
         return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }

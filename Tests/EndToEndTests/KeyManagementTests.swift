@@ -95,9 +95,9 @@ import Testing
     }
 
     @Test func passwdChangesThePassphraseAndKeepsTheCredentials() throws {
-        let (oldFile, unlocked) = try passphraseStore("old phrase")
+        let (oldFile, unlocked) = try passphraseStore("the old phrase")
         try unlocked.storeAll(Self.credential)
-        let newFile = try passphraseFile("new phrase")
+        let newFile = try passphraseFile("the new phrase")
         var passwd = helper
         passwd.inputFiles = [3: oldFile, 4: newFile]
         let result = try passwd.run(["passwd", "--passphrase-fd", "3", "--new-passphrase-fd", "4", "--scrypt-cost", "10"])
@@ -249,10 +249,10 @@ import Testing
 
     /// passwd on a passphrase store of format 1 upgrades it and keeps the MAC right.
     @Test func passwdOnAStoreOfTheFormerFormatKeepsItsSettingsAuthenticated() throws {
-        let (oldFile, unlocked) = try passphraseStore("old phrase")
+        let (oldFile, unlocked) = try passphraseStore("the old phrase")
         try unlocked.storeAll(Self.credential)
         _ = try storeFiles.query("DELETE FROM meta WHERE name = 'settings_mac'; PRAGMA user_version = 1")
-        let newFile = try passphraseFile("new phrase")
+        let newFile = try passphraseFile("the new phrase")
         var passwd = helper
         passwd.inputFiles = [3: oldFile, 4: newFile]
         let result = try passwd.run(["passwd", "--passphrase-fd", "3", "--new-passphrase-fd", "4", "--scrypt-cost", "10"])

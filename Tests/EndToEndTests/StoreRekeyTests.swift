@@ -39,7 +39,7 @@ import Testing
 
     /// `init --passphrase` on `store`, the passphrase on fd 3.
     func convert(_ store: SQLiteHelper) throws -> ProcessResult {
-        try store.with(passphraseFile: try passphraseFile("converted")).run(
+        try store.with(passphraseFile: try passphraseFile("converted to a passphrase")).run(
             store.options + ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
     }
 
@@ -51,13 +51,13 @@ import Testing
 
     // MARK: A write racing with a re-key (item 1)
 
-    /// Runs `action` on a passphrase store ("old phrase") through an askpass that blocks
-    /// until passwd has given the store a new data key ("new phrase"), then answers
+    /// Runs `action` on a passphrase store ("the old phrase") through an askpass that blocks
+    /// until passwd has given the store a new data key ("the new phrase"), then answers
     /// `answer`: the helper read the settings before the re-key and asks after it.
     func racingPasswd(answering answer: String, _ action: @escaping @Sendable (SQLiteHelper) throws -> ProcessResult)
         throws -> (ended: ProcessResult, newFile: String)
     {
-        let oldFile = try passphraseStore("old phrase")
+        let oldFile = try passphraseStore("the old phrase")
         let gate = sandbox.root + "/gate"
         let askpass = try sandbox.file("bin/askpass", """
             #!/bin/sh
@@ -74,7 +74,7 @@ import Testing
             done.signal()
         }.start()
         let asked = waitFor(gate + ".asked")
-        let newFile = try passphraseFile("new phrase")
+        let newFile = try passphraseFile("the new phrase")
         let passwd = try passwd(from: oldFile, to: newFile)
         _ = try sandbox.file("gate.go", "")
         done.wait()
@@ -90,7 +90,7 @@ import Testing
     /// (not even an error about damage).
     @Test(arguments: ["store", "erase", "get", "list"])
     func anActionOpenedBeforeARekeyDoesNothingWithTheOldKey(action: String) throws {
-        let (ended, newFile) = try racingPasswd(answering: "old phrase") { racing in
+        let (ended, newFile) = try racingPasswd(answering: "the old phrase") { racing in
             switch action {
             case "store": try racing.store(Self.another)
             case "erase": try racing.erase(Self.lookup)
@@ -117,7 +117,7 @@ import Testing
     /// fit the settings it read, which have changed meanwhile, so it opens the store
     /// again and answers (it used to say "wrong passphrase").
     @Test func aGetOpenedBeforePasswdAndGivenTheNewPassphraseOpensTheStoreAgain() throws {
-        let (ended, _) = try racingPasswd(answering: "new phrase") { try $0.get(Self.lookup) }
+        let (ended, _) = try racingPasswd(answering: "the new phrase") { try $0.get(Self.lookup) }
         expectSuccess(ended)
         #expect(ended.attributes["password"] == "alice-secret", "\(ended)")
     }
@@ -126,7 +126,7 @@ import Testing
     /// is retired, so it says so and caches nothing (it used to report "unlocked" and
     /// leave the old data key in the kernel keyring).
     @Test func anUnlockRacingPasswdCachesNothing() throws {
-        let (ended, _) = try racingPasswd(answering: "old phrase") { try $0.run($0.options + ["unlock", "--timeout", "60"]) }
+        let (ended, _) = try racingPasswd(answering: "the old phrase") { try $0.run($0.options + ["unlock", "--timeout", "60"]) }
         expectOneLineFailure(ended, exitCode: 1, mentioning: ["re-keyed by another process while its passphrase was asked", "Fix: run unlock again"])
         let locked = try helper.get(Self.lookup)
         #expect(locked.exitCode == 0 && locked.stdout.isEmpty, "the store answers without its passphrase: \(locked)")
@@ -137,10 +137,10 @@ import Testing
     /// The attacker's repro: the settings of before passwd put back into the current file
     /// open it with the old passphrase, but nothing stored since (nor before) opens.
     @Test func theOldSettingsAndTheOldPassphraseOpenNothingAfterPasswd() throws {
-        let oldFile = try passphraseStore("old phrase")
+        let oldFile = try passphraseStore("the old phrase")
         let oldMeta = try storeFiles.query("SELECT name, hex(value) FROM meta")
         let oldCheck = try storeFiles.query("SELECT hex(value) FROM meta WHERE name = 'key_check'")
-        let newFile = try passphraseFile("new phrase")
+        let newFile = try passphraseFile("the new phrase")
         let result = try passwd(from: oldFile, to: newFile)
         #expect(result.exitCode == 0 && result.stderrLines.count == 1 && result.stderrText.contains("new key"), "\(result)")
         #expect(try storeFiles.query("SELECT hex(value) FROM meta WHERE name = 'key_check'") != oldCheck, "the data key did not change")
