@@ -16,6 +16,23 @@ public protocol CredentialStore {
     func all() throws -> [Credential]
     /// Deletes every item; returns how many.
     @discardableResult func removeAll() throws -> Int
+    /// Where `get` looks, in order: it stops at the first that answers whole, so a later
+    /// one is opened (or unlocked, or asks for a passphrase) only when the earlier ones
+    /// cannot answer. One source, the whole store, unless a store says otherwise.
+    var lookupSources: [LookupSource] { get }
+}
+
+/// One place `get` looks: a store, or one backend of a store of several.
+public struct LookupSource {
+    /// For trace notes: "the keyring", "the SQLite store".
+    public let name: String
+    /// Every item there that the request matches for `get`, most recently stored first.
+    public let items: (Credential) throws -> [Credential]
+
+    public init(name: String, items: @escaping (Credential) throws -> [Credential]) {
+        self.name = name
+        self.items = items
+    }
 }
 
 /// A listed item: the credential without secrets and where it is kept.
@@ -30,6 +47,10 @@ public struct StoredItem: Equatable, Sendable {
 }
 
 extension CredentialStore {
+    public var lookupSources: [LookupSource] {
+        [LookupSource(name: "the store") { try items(matching: $0, for: .lookup) }]
+    }
+
     public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
     public func replace(with credentials: [Credential]) throws { try replace(with: credentials, progress: nil) }
 }
@@ -39,18 +60,30 @@ extension CredentialStore {
 /// ephemeral store or an erase naming nothing never touches (or creates, or unlocks) it.
 public enum HelperActions {
     /// The item to answer `get` with, or `nil`: the most recently stored match that has
-    /// not expired, that the caller can use, and that can be answered whole.
+    /// not expired, that the caller can use, and that can be answered whole, from the
+    /// first of the store's sources that has one. Failing that, what git needs to refresh
+    /// an expired token (`Credential.refreshAnswer`) if the newest expired match holds one.
+    /// With several sources, one that cannot be read now (a locked store no one can
+    /// unlock) is passed over with a trace note: another source or git's next helper answers.
     public static func get(_ request: Credential, now: UInt64, from open: () throws -> CredentialStore?) throws -> Credential? {
         guard request.isCompleteLookup, let store = try open() else {
             if !request.isCompleteLookup { Trace.note("the request names no protocol and host (or path): nothing looked up") }
             return nil
         }
-        let wantsAuthtype = request.hasCapability(Capability.authtype)
-        let matches = try store.items(matching: request, for: .lookup)
-        Trace.note(count(matches.count, "item") + " matched")
-        return matches.first { item in
-            item.isAnswerable && !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
+        let sources = store.lookupSources
+        var refresh: Credential?
+        for source in sources {
+            let matches: [Credential]
+            do { matches = try source.items(request) } catch let error as HelperError where error.kind == .unavailable && sources.count > 1 {
+                Trace.note("passed over \(source.name), which cannot be read now: \(error.message)")
+                continue
+            }
+            Trace.note(count(matches.count, "item") + " matched in \(source.name)")
+            if let whole = matches.first(where: { $0.answersWhole(request, now: now) }) { return whole }
+            if refresh == nil { refresh = matches.first { $0.isExpired(now: now) }?.refreshAnswer }
         }
+        if refresh != nil { Trace.note("no match can be answered whole; the newest expired one holds a refresh token") }
+        return refresh
     }
 
     /// Stores what the protocol says to store; silently nothing for an ephemeral,

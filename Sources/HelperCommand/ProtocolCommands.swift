@@ -85,7 +85,7 @@ enum ProtocolAction: String {
                     SystemIO.writeAll(1, response)
                     Trace.note("answered " + Trace.describe((try? WireFormat.parse(response)) ?? Credential()))
                 } else {
-                    Trace.note("answered nothing (no item matched, or each has expired or has only a credential for a caller without capability[]=authtype)")
+                    Trace.note("answered nothing (no item matched, or each has expired without a refresh token or has only a credential for a caller without capability[]=authtype)")
                 }
             } catch let error as HelperError where error.kind == .unavailable {
                 // git moves on to the next helper or its own prompt: say why once, exit 0.

@@ -5,8 +5,9 @@ import SecretServiceStore
 
 /// The store most people configure: the desktop keyring when it works, the encrypted
 /// SQLite file otherwise, decided on every call by what actually works (not by
-/// environment variables). Reads and erases both, the keyring first, so a credential
-/// stored over SSH is found later at the desktop. Never plaintext: both are encrypted.
+/// environment variables). `get` answers from the keyring when it can, else from the
+/// SQLite store, so a credential stored over SSH is found later at the desktop; erase
+/// and list cover both. Never plaintext: both are encrypted.
 public final class KeyringStore: CredentialStore {
     public enum Backend: String, Sendable { case secretservice, sqlite }
 
@@ -41,6 +42,15 @@ public final class KeyringStore: CredentialStore {
     }
 
     // MARK: CredentialStore
+
+    /// The keyring, then the SQLite store: the SQLite store is opened (and a passphrase
+    /// store may ask for its passphrase) only when the keyring has no answer. When
+    /// there is no keyring, the SQLite store alone.
+    public var lookupSources: [LookupSource] {
+        let sqlite = LookupSource(name: "the SQLite store") { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
+        guard let secretService else { return [sqlite] }
+        return [LookupSource(name: "the keyring") { try secretService.items(matching: $0, for: .lookup) }, sqlite]
+    }
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
         // A keyring that cannot be read now (locked, gone) is passed over, not an error:
