@@ -104,7 +104,7 @@ import Testing
         #expect(try itemsInKeyring == 0, "get moved or copied the credential")
     }
 
-    /// Whichever was stored last.
+    /// Whichever was stored last: the keyring's answer wins, not the newest across both.
     @Test(arguments: [false, true])
     func getLooksInTheKeyringFirst(keyringStoredLast: Bool) throws {
         let stores = [{ try overSSH.storeAll(credential(password: "in-sqlite")) },
@@ -112,6 +112,84 @@ import Testing
         for store in keyringStoredLast ? stores : stores.reversed() { try store() }
         #expect(try atDesktop.password(for: lookup) == "in-the-keyring")
         #expect(try overSSH.password(for: lookup) == "in-sqlite")
+    }
+
+    // MARK: get asks for nothing it does not need
+
+    static let phrase = "leftover phrase"
+
+    /// A passphrase store left over from an SSH session, at the default place the keyring
+    /// helper uses too, holding `password` for alice; locked (no key cached).
+    func leftoverPassphraseStore(password: String = "in-sqlite") throws {
+        let file = try sandbox.file("secrets/\(UUID().uuidString)", Self.phrase + "\n")
+        let unlocked = sqliteStore.with(passphraseFile: file)
+        let created = try unlocked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        #expect(created.exitCode == 0, "init: \(created)")
+        try unlocked.storeAll(credential(password: password))
+        let status = try sqliteStore("get", input: lookup)
+        #expect(status.stdout.isEmpty && status.stderrText.contains("locked"), "the store is not locked: \(status)")
+    }
+
+    /// (a) The keyring answers: the SQLite store is not opened, so a person at a terminal
+    /// is not asked for its passphrase.
+    @Test func theKeyringsAnswerAsksForNoPassphraseAtATerminal() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["get"], input: lookup, answers: [Self.phrase],
+                                             stderrOnTerminal: true, environment: atDesktop.environment)
+        #expect(session.code == 0 && session.stdout == "username=alice\npassword=in-the-keyring\n", "\(session)")
+        #expect(!session.terminal.contains("Passphrase for"), "asked for the SQLite passphrase: \(session)")
+    }
+
+    /// (b) No one to ask (no terminal, GIT_TERMINAL_PROMPT=0): the keyring's answer comes
+    /// out, exit 0, nothing on stderr; a locked SQLite store does not hide it.
+    @Test func aLockedSQLiteStoreDoesNotHideTheKeyringsAnswer() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let result = try atDesktop.get(lookup)
+        expectSuccess(result)
+        #expect(result.stdoutLines == ["username=alice", "password=in-the-keyring"])
+    }
+
+    /// (c) The keyring has nothing: an unlocked SQLite store answers; a locked one asks a
+    /// person at a terminal once, and with no one to ask is passed over silently (git
+    /// asks its next helper or the user).
+    @Test func withoutAnAnswerInTheKeyringTheSQLiteStoreAnswersOrIsPassedOverSilently() throws {
+        try leftoverPassphraseStore()
+        expectSilentMiss(try atDesktop.get(lookup))
+
+        let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["get"], input: lookup, answers: [Self.phrase, Self.phrase],
+                                             stderrOnTerminal: true, environment: atDesktop.environment)
+        #expect(session.code == 0 && session.stdout == "username=alice\npassword=in-sqlite\n", "\(session)")
+        #expect(session.terminal.components(separatedBy: "Passphrase for").count == 2, "not asked exactly once: \(session)")
+
+        let file = try sandbox.file("secrets/unlock", Self.phrase + "\n")
+        let unlock = try sqliteStore.with(passphraseFile: file).run(["unlock", "--timeout", "60", "--passphrase-fd", "3"])
+        #expect(unlock.exitCode == 0, "unlock: \(unlock)")
+        defer { _ = try? sqliteStore("lock") }
+        let unlocked = try atDesktop.get(lookup)
+        expectSuccess(unlocked)
+        #expect(unlocked.stdoutLines == ["username=alice", "password=in-sqlite"])
+    }
+
+    /// With no keyring at all (over SSH) the SQLite store is the only source: a locked one
+    /// still says why once, as git-credential-sqlite does, and exits 0.
+    @Test func overSSHALockedSQLiteStoreStillSaysWhy() throws {
+        try leftoverPassphraseStore()
+        let result = try overSSH.get(lookup)
+        #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1 && result.stderrText.contains("locked"), "\(result)")
+    }
+
+    /// An expired token in the keyring: the refresh answer, unless the SQLite store has a
+    /// whole one (then that wins).
+    @Test func anExpiredTokenIsAnsweredForRefreshUnlessTheOtherStoreHasAWholeAnswer() throws {
+        let expiry = try storeExpiringToken(atDesktop, host: host)
+        let refresh = try atDesktop.get(lookup)
+        expectSuccess(refresh)
+        #expect(refresh.stdoutLines == ["username=alice", "password_expiry_utc=\(expiry)", "oauth_refresh_token=refresh-1"])
+        try overSSH.storeAll(credential(password: "in-sqlite"))
+        #expect(try atDesktop.get(lookup).stdoutLines == ["username=alice", "password=in-sqlite"])
     }
 
     @Test func listShowsBothStoresAndNoSecret() throws {
