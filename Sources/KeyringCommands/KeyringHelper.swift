@@ -76,21 +76,6 @@ public struct KeyringOptions: StoreOptions {
     }
 }
 
-struct WhichCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "which",
-        abstract: "Say which store a credential would go to now, and why.",
-        discussion: "Example:\n  git-credential-keyring which")
-
-    @OptionGroup var options: KeyringOptions
-
-    func run() throws {
-        let choice = try options.settings.open().choice()
-        // The reason may carry the Secret Service's own error text: one printable line.
-        SystemIO.writeAll(1, Trace.printable("\(choice.backend.rawValue): \(choice.reason)") + "\n")
-    }
-}
-
 extension HealthCheck {
     /// The keyring front falls back to SQLite: a Secret Service that fails is a warning.
     var asAlternative: HealthCheck {

@@ -47,7 +47,7 @@ public final class KeyringStore: CredentialStore {
     /// store may ask for its passphrase) only when the keyring has no answer. When
     /// there is no keyring, the SQLite store alone.
     public var lookupSources: [LookupSource] {
-        let sqlite = LookupSource(name: "the SQLite store") { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
+        let sqlite = LookupSource(name: "the SQLite store \(sqliteLocation.database)") { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
         guard let secretService else { return [sqlite] }
         return [LookupSource(name: "the keyring") { try secretService.items(matching: $0, for: .lookup) }, sqlite]
     }

@@ -37,6 +37,62 @@ import Testing
         #expect(try overSSH.which().contains("sqlite"))
     }
 
+    // MARK: which HOST-OR-URL
+
+    @Test func whichSaysWhereAGetIsAnsweredFromWithAWorkingKeyring() throws {
+        #expect(try atDesktop.which(host) == ["get \(host): nothing found that a get would answer with",
+                                              "store: secretservice: the Secret Service answers and its default keyring is unlocked"])
+        try atDesktop.storeAll(credential(password: "desktop-secret"))
+        try overSSH.storeAll(credential(password: "ssh-secret", username: "bob"))
+        #expect(try atDesktop.which(host).first == "get \(host): the keyring answers, with https://alice@\(host)")
+        #expect(try atDesktop.which("https://bob@\(host)").first
+                == "get https://bob@\(host): the SQLite store \(sandbox.database) answers, with https://bob@\(host)")
+        #expect(try atDesktop.which("http://\(host)").first == "get http://\(host): nothing found that a get would answer with")
+        let expiry = try storeExpiringToken(atDesktop, host: keyring.names("token.example"))
+        #expect(try atDesktop.which(keyring.names("token.example")).first?.contains("has only an expired token") == true, "\(expiry)")
+        let wrong = try atDesktop("which", "https://")
+        expectOneLineFailure(wrong, exitCode: 2, mentioning: ["names no host"])
+    }
+
+    @Test func whichWithoutASessionBusSaysSQLite() throws {
+        try overSSH.storeAll(credential(password: "ssh-secret"))
+        #expect(try overSSH.which(host) == ["get \(host): the SQLite store \(sandbox.database) answers, with https://alice@\(host)",
+                                            "store: sqlite: cannot reach the Secret Service on the session bus: Cannot autolaunch D-Bus without X11 $DISPLAY"])
+    }
+
+    /// A locked passphrase store: which says so and asks no one, with no terminal and at
+    /// one (where a get would ask).
+    @Test func whichAsksNoOneForALockedPassphraseStore() throws {
+        try leftoverPassphraseStore(password: "in-sqlite")
+        let alone = try overSSH.which(host)
+        #expect(alone.first == "get \(host): nothing can be read now: the store \(sandbox.database) is locked, and there is no terminal or askpass program to ask for its passphrase", "\(alone)")
+        #expect(try atDesktop.which(host).first == "get \(host): nothing found that a get would answer with; the SQLite store \(sandbox.database) was not read: the store \(sandbox.database) is locked, and there is no terminal or askpass program to ask for its passphrase")
+        for environment in [overSSH.environment, atDesktop.environment] {
+            let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["which", host], answers: [Self.phrase],
+                                                 stderrOnTerminal: true, environment: environment)
+            #expect(session.code == 0 && !session.terminal.contains("Passphrase for"), "\(session)")
+            #expect(session.stdout.contains("is locked, and which asks no one (a get from here would ask to unlock it)"), "\(session)")
+            #expect(!session.stdout.contains("in-sqlite"))
+        }
+    }
+
+    /// A locked keyring: which says so within seconds, asks no one, and names the SQLite
+    /// store where it answers.
+    @Test func whichWithALockedKeyring() throws {
+        let sandbox = try Sandbox()
+        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
+        try session.lockLoginCollection()
+        let start = Date()
+        #expect(try helper.which("example.com") == ["get example.com: nothing found that a get would answer with; the keyring was not read: the keyring is locked, and no one could answer the prompt to unlock it",
+                                                    "store: sqlite: the default keyring is locked"])
+        try sandbox.sqlite().storeAll(wire("protocol=https", "host=example.com", "username=bob", "password=in-sqlite"))
+        #expect(try helper.which("example.com").first?.hasPrefix("get example.com: the SQLite store \(sandbox.database) answers, with https://bob@example.com; the keyring was not read") == true)
+        #expect(Date().timeIntervalSince(start) < 20, "took \(Date().timeIntervalSince(start)) s")
+    }
+
     /// Every situation in which git-credential-secretservice cannot store: the keyring
     /// helper says sqlite within seconds, and stores there.
     @Test(arguments: SecretServiceUnavailableTests.Situation.allCases)
@@ -225,5 +281,18 @@ import Testing
         #expect(try desktop.filledPassword("protocol=https", "host=\(host)") == "ssh-secret")
         try desktop.reject("protocol=https", "host=\(host)", "username=alice", "password=ssh-secret")
         #expect(try ssh.filledPassword("protocol=https", "host=\(host)") == nil)
+    }
+}
+
+private extension KeyringHelper {
+    /// What `which HOST-OR-URL` says: two lines, no secret, nothing on stderr.
+    func which(_ target: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let result = try self("which", target)
+        #expect(result.exitCode == 0 && result.stdoutLines.count == 2 && result.stderr.isEmpty,
+                "which \(target): \(result)", sourceLocation: sourceLocation)
+        for secret in ["desktop-secret", "ssh-secret", "in-sqlite", "in-the-keyring", "expired-access", "expired-bearer", "refresh-1"] {
+            #expect(!result.stdoutText.contains(secret), "which printed a secret: \(result)", sourceLocation: sourceLocation)
+        }
+        return result.stdoutLines
     }
 }
