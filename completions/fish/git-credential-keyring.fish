@@ -45,7 +45,7 @@ function __git-credential-keyring_parse_tokens -S
         case 'unconfigure'
             __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'global' 'system' 'local' 'url=' 'h/help'
         case 'which'
-            __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'h/help'
+            __git-credential-keyring_parse_subcommand 1 'db=' 'key-file=' 'passphrase-fd=' 'h/help'
         case 'help'
             __git-credential-keyring_parse_subcommand -r 1 
         end
@@ -116,7 +116,7 @@ complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_c
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'doctor' -d 'Check the setup and say what to fix: PATH, git and its configuration, the store, a round trip.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'configure' -d 'Make git use this helper (writes credential.helper).'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'unconfigure' -d 'Stop git using this helper (removes what configure wrote).'
-complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'which' -d 'Say which store a credential would go to now, and why.'
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'which' -d 'Say where a get for a host would be answered from now, and where a store would go, and why.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring get" db' -l 'db' -d 'The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rfka ''
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring get" key-file' -l 'key-file' -d 'The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).' -rfka ''
