@@ -38,8 +38,9 @@ struct WhichCommand: ParsableCommand {
         if let target, let request { lines.append("get \(target): " + Self.answer(to: request, in: store, someoneToAsk: someoneToAsk)) }
         let choice = store.choice()
         lines.append("store: \(choice.backend.rawValue): \(choice.reason)")
-        // Reasons may carry a service's own error text, values another program's: one printable line each.
-        SystemIO.writeAll(1, lines.map { Trace.printable($0) + "\n" }.joined())
+        // Reasons may carry a service's own error text, values another program's: one
+        // printable line each; a password typed into the URL is not echoed.
+        SystemIO.writeAll(1, lines.map { Trace.redactingURLPasswords(Trace.printable($0)) + "\n" }.joined())
     }
 
     /// Where HelperActions.lookup, the look-up of get itself, finds the answer.

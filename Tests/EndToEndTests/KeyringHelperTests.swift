@@ -50,6 +50,11 @@ import Testing
         #expect(try atDesktop.which("http://\(host)").first == "get http://\(host): nothing found that a get would answer with")
         let expiry = try storeExpiringToken(atDesktop, host: keyring.names("token.example"))
         #expect(try atDesktop.which(keyring.names("token.example")).first?.contains("has only an expired token") == true, "\(expiry)")
+        // A password typed into the URL is not echoed; hostile bytes come out escaped.
+        let typed = try atDesktop.which("https://alice:typed-secret@\(host)")
+        #expect(typed.first?.contains("the keyring answers, with https://alice@\(host)") == true && !typed.joined().contains("typed-secret"), "\(typed)")
+        let hostile = try atDesktop.which("evil\u{1b}[31m.\(host)")
+        #expect(!hostile.joined().contains("\u{1b}"), "\(hostile)")
         let wrong = try atDesktop("which", "https://")
         expectOneLineFailure(wrong, exitCode: 2, mentioning: ["names no host"])
     }
