@@ -74,13 +74,20 @@ public final class KeyringStore: CredentialStore {
         }
     }
 
-    /// Erases from both; the SQLite store first, so a locked keyring (an error) does not
-    /// keep the other one from being cleaned.
+    /// Erases from both, even when one fails (a locked keyring, a locked passphrase store
+    /// no one can unlock): a stale credential in the other must still go. The first
+    /// failure is then reported, since what it holds may still be there.
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
-        let removed = try sqlite?.remove(matching: request) ?? 0
-        Trace.note("erased \(removed) from the SQLite store")
-        return try removed + (secretService?.remove(matching: request) ?? 0)
+        var removed = 0, failure: Error?
+        do {
+            let fromSQLite = try sqlite?.remove(matching: request) ?? 0
+            Trace.note("erased \(fromSQLite) from the SQLite store")
+            removed += fromSQLite
+        } catch { failure = error }
+        do { removed += try secretService?.remove(matching: request) ?? 0 } catch { failure = failure ?? error }
+        if let failure { throw failure }
+        return removed
     }
 
     public func list() throws -> [StoredItem] {

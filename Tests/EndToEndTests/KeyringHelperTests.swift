@@ -242,6 +242,16 @@ import Testing
         #expect(result.stderrLines.count == 1 && result.stderrText.contains("locked"), "\(result)")
     }
 
+    /// git's reject after a 401: the keyring's stale credential goes even though a locked
+    /// passphrase store that no one can unlock cannot be cleaned (which erase reports).
+    @Test func eraseCleansTheKeyringEvenWhenTheSQLiteStoreIsLocked() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let result = try atDesktop.erase(wire("protocol=https", "host=\(host)", "username=alice"))
+        expectOneLineFailure(result, mentioning: ["is locked"])
+        #expect(try itemsInKeyring == 0, "the keyring's credential was kept")
+    }
+
     /// An expired token in the keyring: the refresh answer, unless the SQLite store has a
     /// whole one (then that wins).
     @Test func anExpiredTokenIsAnsweredForRefreshUnlessTheOtherStoreHasAWholeAnswer() throws {
