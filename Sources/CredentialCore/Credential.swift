@@ -53,6 +53,28 @@ public struct Credential: Equatable, Sendable {
         [username, password, oauthRefreshToken, authtype, credential].allSatisfy { $0?.isWritable ?? true }
     }
 
+    /// Whether `get` can answer `request` with this item as it is: not expired, every
+    /// field writable, and a secret the caller can use (a password, or a credential under
+    /// `capability[]=authtype`).
+    public func answersWhole(_ request: Credential, now: UInt64) -> Bool {
+        isAnswerable && !isExpired(now: now)
+            && (password != nil || (request.hasCapability(Capability.authtype) && credential != nil))
+    }
+
+    /// The answer for an expired item: `username`, `oauth_refresh_token` and the expiry,
+    /// never the expired password or credential; `nil` without a refresh token. git 2.41
+    /// and newer drop an expired answer's password and credential but keep its username
+    /// and refresh token for the next helper (credential.c, credential_fill and
+    /// credential_clear_secrets), which refreshes the token without a browser
+    /// (git-credential-oauth). Older git ignores the refresh token and the expiry, keeps
+    /// the username, and asks the next helper or the user for the password.
+    public var refreshAnswer: Credential? {
+        guard oauthRefreshToken != nil else { return nil }
+        let answer = Credential(protocol: `protocol`, host: host, path: path, username: username,
+                                passwordExpiryUTC: passwordExpiryUTC, oauthRefreshToken: oauthRefreshToken)
+        return answer.isAnswerable ? answer : nil
+    }
+
     /// Only what a store keeps: the key fields and the secrets, nothing of the request.
     public var storable: Credential {
         Credential(

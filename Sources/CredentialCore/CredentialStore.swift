@@ -16,6 +16,23 @@ public protocol CredentialStore {
     func all() throws -> [Credential]
     /// Deletes every item; returns how many.
     @discardableResult func removeAll() throws -> Int
+    /// Where `get` looks, in order: it stops at the first that answers whole, so a later
+    /// one is opened (or unlocked, or asks for a passphrase) only when the earlier ones
+    /// cannot answer. One source, the whole store, unless a store says otherwise.
+    var lookupSources: [LookupSource] { get }
+}
+
+/// One place `get` looks: a store, or one backend of a store of several.
+public struct LookupSource {
+    /// For trace notes: "the keyring", "the SQLite store".
+    public let name: String
+    /// Every item there that the request matches for `get`, most recently stored first.
+    public let items: (Credential) throws -> [Credential]
+
+    public init(name: String, items: @escaping (Credential) throws -> [Credential]) {
+        self.name = name
+        self.items = items
+    }
 }
 
 /// A listed item: the credential without secrets and where it is kept.
@@ -30,6 +47,10 @@ public struct StoredItem: Equatable, Sendable {
 }
 
 extension CredentialStore {
+    public var lookupSources: [LookupSource] {
+        [LookupSource(name: "the store") { try items(matching: $0, for: .lookup) }]
+    }
+
     public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
     public func replace(with credentials: [Credential]) throws { try replace(with: credentials, progress: nil) }
 }
@@ -38,19 +59,53 @@ extension CredentialStore {
 /// store only when the request calls for it: a get with too little to match, an
 /// ephemeral store or an erase naming nothing never touches (or creates, or unlocks) it.
 public enum HelperActions {
-    /// The item to answer `get` with, or `nil`: the most recently stored match that has
-    /// not expired, that the caller can use, and that can be answered whole.
+    /// The item to answer `get` with, or `nil` (see `lookup`); nothing is looked up for a
+    /// request without protocol and host (or path).
     public static func get(_ request: Credential, now: UInt64, from open: () throws -> CredentialStore?) throws -> Credential? {
         guard request.isCompleteLookup, let store = try open() else {
             if !request.isCompleteLookup { Trace.note("the request names no protocol and host (or path): nothing looked up") }
             return nil
         }
-        let wantsAuthtype = request.hasCapability(Capability.authtype)
-        let matches = try store.items(matching: request, for: .lookup)
-        Trace.note(count(matches.count, "item") + " matched")
-        return matches.first { item in
-            item.isAnswerable && !item.isExpired(now: now) && (item.password != nil || (wantsAuthtype && item.credential != nil))
+        return try lookup(request, now: now, in: store).answer
+    }
+
+    /// What `get` finds and where.
+    public struct Lookup {
+        /// The answer, if any: whole, or `Credential.refreshAnswer` of an expired token.
+        public var answer: Credential?
+        /// The name of the source that answered.
+        public var source: String?
+        /// Sources that could not be read now, each with why.
+        public var passedOver: [(source: String, reason: String)] = []
+    }
+
+    /// The most recently stored match that has not expired, that the caller can use, and
+    /// that can be answered whole, from the first of the store's sources that has one.
+    /// Failing that, what git needs to refresh an expired token (`Credential.refreshAnswer`)
+    /// if the newest expired match holds one. With several sources, one that cannot be read
+    /// now (a locked store no one can unlock) is passed over with a trace note only:
+    /// another source or git's next helper answers. Alone, its error is the caller's.
+    public static func lookup(_ request: Credential, now: UInt64, in store: CredentialStore) throws -> Lookup {
+        let sources = store.lookupSources
+        var found = Lookup()
+        for source in sources {
+            let matches: [Credential]
+            do { matches = try source.items(request) } catch let error as HelperError where error.kind == .unavailable && sources.count > 1 {
+                Trace.note("passed over \(source.name), which cannot be read now: \(error.message)")
+                found.passedOver.append((source.name, error.message))
+                continue
+            }
+            Trace.note(count(matches.count, "item") + " matched in \(source.name)")
+            if let whole = matches.first(where: { $0.answersWhole(request, now: now) }) {
+                (found.answer, found.source) = (whole, source.name)
+                return found
+            }
+            if found.answer == nil, let refresh = matches.first(where: { $0.isExpired(now: now) })?.refreshAnswer {
+                (found.answer, found.source) = (refresh, source.name)
+            }
         }
+        if found.answer != nil { Trace.note("no match can be answered whole; the newest expired one holds a refresh token") }
+        return found
     }
 
     /// Stores what the protocol says to store; silently nothing for an ephemeral,

@@ -140,7 +140,8 @@ public enum WireFormat {
 
     /// The answer to `get`: the secrets of the item found, and `authtype`/`credential`
     /// (announced by `capability[]=authtype` first) only when the request carried that
-    /// capability. Values that cannot be written as one line are left out, never split.
+    /// capability; for an expired item, its `refreshAnswer`, which has neither password
+    /// nor credential. Values that cannot be written as one line are left out, never split.
     public static func response(_ found: Credential, for request: Credential) -> [UInt8] {
         var out: [UInt8] = []
         func line(_ key: String, _ value: Value?) { appendLine(key, value, to: &out) }

@@ -85,7 +85,7 @@ enum ProtocolAction: String {
                     SystemIO.writeAll(1, response)
                     Trace.note("answered " + Trace.describe((try? WireFormat.parse(response)) ?? Credential()))
                 } else {
-                    Trace.note("answered nothing (no item matched, or each has expired or has only a credential for a caller without capability[]=authtype)")
+                    Trace.note("answered nothing (no item matched, or each has expired without a refresh token or has only a credential for a caller without capability[]=authtype)")
                 }
             } catch let error as HelperError where error.kind == .unavailable {
                 // git moves on to the next helper or its own prompt: say why once, exit 0.
@@ -152,6 +152,13 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
 
     public func run() throws {
         guard let target else { return try ProtocolAction.erase.run(options.settings) }
+        let request = try Self.request(naming: target)
+        let erased = try HelperActions.erase(request, from: options.settings.openExisting)
+        SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")
+    }
+
+    /// The request a HOST-OR-URL argument stands for (also read by git-credential-keyring which).
+    public static func request(naming target: String) throws -> Credential {
         let request: Credential
         do {
             request = target.contains("://") ? try CredentialURL.parse(Value(target)) : Credential(host: Value(target))
@@ -161,8 +168,7 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         guard request.hasAnyKeyField, !(request.host?.isEmpty ?? false) || request.path != nil else {
             throw HelperError(.usage, "\(target) names no host", fix: "give a host, or use erase-all to erase everything")
         }
-        let erased = try HelperActions.erase(request, from: options.settings.openExisting)
-        SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")
+        return request
     }
 }
 

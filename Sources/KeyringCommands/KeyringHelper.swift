@@ -19,13 +19,17 @@ public struct KeyringHelper: HelperRoot {
             checks what works: if the Secret Service answers on the session bus and its \
             default keyring is unlocked (or someone unlocks it at the prompt), credentials go \
             there; otherwise into the encrypted SQLite store of git-credential-sqlite (same \
-            options and files). get looks in both, the keyring first, so a credential stored \
-            over SSH is found at the desktop; erase removes from both. Nothing is ever stored \
-            in plaintext.
+            options and files). get answers from the keyring when it has an answer, whoever \
+            stored last; only when it has none is the SQLite store read (so a credential stored \
+            over SSH is found at the desktop, and a passphrase store is asked for its passphrase \
+            only then). A locked SQLite store that no one can be asked to unlock is passed over \
+            silently when the keyring was asked (git asks its next helper, or you). erase \
+            removes from both. Nothing is ever stored in plaintext.
 
             Examples:
               git config --global credential.helper keyring
               git-credential-keyring which
+              git-credential-keyring which github.com
             """,
         version: Version.line("git-credential-keyring"),
         subcommands: [
@@ -74,21 +78,6 @@ public struct KeyringOptions: StoreOptions {
         var settings = KeyringSettings()
         settings.sqlite = sqlite.settings
         return settings
-    }
-}
-
-struct WhichCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "which",
-        abstract: "Say which store a credential would go to now, and why.",
-        discussion: "Example:\n  git-credential-keyring which")
-
-    @OptionGroup var options: KeyringOptions
-
-    func run() throws {
-        let choice = try options.settings.open().choice()
-        // The reason may carry the Secret Service's own error text: one printable line.
-        SystemIO.writeAll(1, Trace.printable("\(choice.backend.rawValue): \(choice.reason)") + "\n")
     }
 }
 

@@ -5,8 +5,9 @@ import SecretServiceStore
 
 /// The store most people configure: the desktop keyring when it works, the encrypted
 /// SQLite file otherwise, decided on every call by what actually works (not by
-/// environment variables). Reads and erases both, the keyring first, so a credential
-/// stored over SSH is found later at the desktop. Never plaintext: both are encrypted.
+/// environment variables). `get` answers from the keyring when it can, else from the
+/// SQLite store, so a credential stored over SSH is found later at the desktop; erase
+/// and list cover both. Never plaintext: both are encrypted.
 public final class KeyringStore: CredentialStore {
     public enum Backend: String, Sendable { case secretservice, sqlite }
 
@@ -42,6 +43,15 @@ public final class KeyringStore: CredentialStore {
 
     // MARK: CredentialStore
 
+    /// The keyring, then the SQLite store: the SQLite store is opened (and a passphrase
+    /// store may ask for its passphrase) only when the keyring has no answer. When
+    /// there is no keyring, the SQLite store alone.
+    public var lookupSources: [LookupSource] {
+        let sqlite = LookupSource(name: "the SQLite store \(sqliteLocation.database)") { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
+        guard let secretService else { return [sqlite] }
+        return [LookupSource(name: "the keyring") { try secretService.items(matching: $0, for: .lookup) }, sqlite]
+    }
+
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
         // A keyring that cannot be read now (locked, gone) is passed over, not an error:
         // the SQLite store may still have the answer.
@@ -64,13 +74,20 @@ public final class KeyringStore: CredentialStore {
         }
     }
 
-    /// Erases from both; the SQLite store first, so a locked keyring (an error) does not
-    /// keep the other one from being cleaned.
+    /// Erases from both, even when one fails (a locked keyring, a locked passphrase store
+    /// no one can unlock): a stale credential in the other must still go. The first
+    /// failure is then reported, since what it holds may still be there.
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
-        let removed = try sqlite?.remove(matching: request) ?? 0
-        Trace.note("erased \(removed) from the SQLite store")
-        return try removed + (secretService?.remove(matching: request) ?? 0)
+        var removed = 0, failure: Error?
+        do {
+            let fromSQLite = try sqlite?.remove(matching: request) ?? 0
+            Trace.note("erased \(fromSQLite) from the SQLite store")
+            removed += fromSQLite
+        } catch { failure = error }
+        do { removed += try secretService?.remove(matching: request) ?? 0 } catch { failure = failure ?? error }
+        if let failure { throw failure }
+        return removed
     }
 
     public func list() throws -> [StoredItem] {

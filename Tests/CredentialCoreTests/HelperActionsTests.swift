@@ -101,6 +101,114 @@ struct HelperActionsTests {
         #expect(found.oauthRefreshToken == "refresh")
     }
 
+    // MARK: get of an expired token: what git needs to refresh it
+    //
+    // git 2.41 and newer, credential.c (read at gitster/git 6ca5d8d1), credential_fill:
+    //     credential_do(c, c->helpers.items[i].string, "get");
+    //     if (c->password_expiry_utc < time(NULL)) {
+    //         credential_clear_secrets(c);        /* FREE_AND_NULL(c->password), (c->credential) */
+    //         c->password_expiry_utc = TIME_MAX;
+    //     }
+    //     if ((c->username && c->password) || c->credential) { ...; return; }
+    // so username and oauth_refresh_token survive an expired answer, and credential_write
+    // hands them to the next helper's get:
+    //     credential_write_item(fp, "username", c->username, 0);
+    //     credential_write_item(fp, "oauth_refresh_token", c->oauth_refresh_token, 0);
+    // git-credential-oauth's get then refreshes (main.go: `if pairs["oauth_refresh_token"]
+    // != ""` ... `c.TokenSource(ctx, &oauth2.Token{RefreshToken: ...}).Token()`) instead
+    // of opening a browser. git 2.39's credential_read ignores both keys ("Ignore other
+    // lines") and keeps the username: the next helper or git's prompt gives the password.
+
+    static func token(_ username: Value?, expiry: UInt64?, refresh: Value? = "refresh-1") -> Credential {
+        Credential(protocol: "https", host: "example.com", username: username, password: "access-1",
+                   passwordExpiryUTC: expiry, oauthRefreshToken: refresh)
+    }
+
+    @Test func anExpiredTokenIsAnsweredWithWhatGitNeedsToRefreshIt() throws {
+        store.replace(with: [Self.token("alice", expiry: Self.now - 1)], progress: nil)
+        let found = try #require(try get(Self.lookup()))
+        #expect(found.username == "alice" && found.oauthRefreshToken == "refresh-1" && found.passwordExpiryUTC == Self.now - 1)
+        #expect(found.password == nil)
+        let answer = String(decoding: WireFormat.response(found, for: Self.lookup()), as: UTF8.self)
+        #expect(answer == "username=alice\npassword_expiry_utc=\(Self.now - 1)\noauth_refresh_token=refresh-1\n")
+    }
+
+    /// Under capability[]=authtype too: never the expired credential or its authtype.
+    @Test func anExpiredCredentialIsNeverAnswered() throws {
+        var bearer = Self.token("alice", expiry: Self.now - 1)
+        bearer.authtype = "Bearer"
+        bearer.credential = "expired-credential"
+        store.replace(with: [bearer], progress: nil)
+        let request = Self.lookup(capabilities: ["authtype"])
+        let answer = String(decoding: WireFormat.response(try #require(try get(request)), for: request), as: UTF8.self)
+        #expect(answer == "username=alice\npassword_expiry_utc=\(Self.now - 1)\noauth_refresh_token=refresh-1\n")
+        #expect(!answer.contains("access-1") && !answer.contains("expired-credential") && !answer.contains("authtype"))
+    }
+
+    @Test func aWholeAnswerWinsOverAnExpiredTokenEvenIfOlder() throws {
+        store.replace(with: [Self.login("bob", "valid", expiry: Self.now + 60)], progress: nil)
+        store.replace(with: [Self.token("alice", expiry: Self.now - 60)], progress: nil)
+        #expect(try get(Self.lookup())?.password == "valid")
+        #expect(try get(Self.lookup(username: "alice"))?.oauthRefreshToken == "refresh-1")
+    }
+
+    /// The newest expired match is the account in use: an older account's refresh token
+    /// would log in as someone else.
+    @Test func onlyTheNewestExpiredMatchIsRefreshed() throws {
+        store.replace(with: [Self.token("alice", expiry: Self.now - 60)], progress: nil)
+        store.replace(with: [Self.token("bob", expiry: Self.now - 30, refresh: nil)], progress: nil)
+        #expect(try get(Self.lookup()) == nil)
+        #expect(try get(Self.lookup(username: "alice"))?.oauthRefreshToken == "refresh-1")
+    }
+
+    @Test(arguments: [Self.token("mallory\npassword=forged", expiry: now - 1), Self.token("mallory", expiry: now - 1, refresh: "r\nx=y")])
+    func anExpiredTokenThatCannotBeWrittenIsNoAnswer(token: Credential) throws {
+        store.replace(with: [token], progress: nil)
+        #expect(try get(Self.lookup()) == nil)
+    }
+
+    @Test func anUnexpiredTokenIsAnsweredWhole() throws {
+        store.replace(with: [Self.token("alice", expiry: Self.now)], progress: nil)
+        #expect(try get(Self.lookup())?.password == "access-1")
+    }
+
+    // MARK: get from a store of several sources
+
+    @Test func getStopsAtTheFirstSourceThatAnswersWhole() throws {
+        let first = InMemoryStore(), second = InMemoryStore()
+        first.replace(with: [Self.login("alice", "from-first")], progress: nil)
+        second.replace(with: [Self.login("alice", "from-second")], progress: nil)
+        let store = SourcesStore([.store(first), .store(second)])
+        #expect(try HelperActions.get(Self.lookup(), now: Self.now) { store }?.password == "from-first")
+        #expect(store.consulted == [0])
+        #expect(try HelperActions.get(Self.lookup(host: "other.example"), now: Self.now) { store } == nil)
+        #expect(store.consulted == [0, 0, 1])
+    }
+
+    /// An expired token in the first source does not stop the look-up: a whole answer in
+    /// a later one wins; failing that, the refresh answer comes out.
+    @Test func anExpiredTokenInAnEarlierSourceDefersToAWholeAnswerInALaterOne() throws {
+        let first = InMemoryStore(), second = InMemoryStore()
+        first.replace(with: [Self.token("alice", expiry: Self.now - 1)], progress: nil)
+        second.replace(with: [Self.login("alice", "from-second")], progress: nil)
+        #expect(try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.store(first), .store(second)]) }?.password == "from-second")
+        let refresh = try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.store(first), .store(InMemoryStore())]) }
+        #expect(refresh?.oauthRefreshToken == "refresh-1" && refresh?.password == nil)
+    }
+
+    /// A locked store that no one can unlock is passed over when another source can
+    /// answer; alone, its error reaches the caller (which says why, once, and exits 0).
+    @Test func anUnavailableSourceIsPassedOverOnlyWhenThereAreOthers() throws {
+        let answering = InMemoryStore()
+        answering.replace(with: [Self.login("alice", "from-answering")], progress: nil)
+        let locked = HelperError(.unavailable, "the store is locked", fix: "unlock it")
+        #expect(try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.failing(locked), .store(answering)]) }?.password == "from-answering")
+        #expect(try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.store(InMemoryStore()), .failing(locked)]) } == nil)
+        #expect(throws: locked) { try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.failing(locked)]) } }
+        let broken = HelperError(.failure, "record 1 fails authentication")
+        #expect(throws: broken) { try HelperActions.get(Self.lookup(), now: Self.now) { SourcesStore([.store(InMemoryStore()), .failing(broken)]) } }
+    }
+
     @Test func authtypeOnlyItemNeedsTheCapability() throws {
         try save(Credential(protocol: "https", host: "example.com", authtype: "Bearer", credential: "token"))
         #expect(try get(Self.lookup()) == nil)
@@ -254,4 +362,37 @@ struct HelperActionsTests {
         #expect(usernames == ["alice"])
         #expect(try get(Self.lookup())?.username == "alice")
     }
+}
+
+/// A store whose look-ups are several sources, like git-credential-keyring's (the
+/// keyring, then the SQLite store); it records which sources were consulted.
+final class SourcesStore: CredentialStore {
+    enum Source {
+        case store(InMemoryStore)
+        case failing(HelperError)
+    }
+
+    let sources: [Source]
+    private(set) var consulted: [Int] = []
+
+    init(_ sources: [Source]) { self.sources = sources }
+
+    var lookupSources: [LookupSource] {
+        sources.enumerated().map { index, source in
+            LookupSource(name: "source \(index)") { [self] request in
+                consulted.append(index)
+                switch source {
+                case .store(let store): return store.items(matching: request, for: .lookup)
+                case .failing(let error): throw error
+                }
+            }
+        }
+    }
+
+    func items(matching request: Credential, for purpose: MatchPurpose) -> [Credential] { [] }
+    func replace(with credentials: [Credential], progress: Progress?) {}
+    func remove(matching request: Credential) -> Int { 0 }
+    func list() -> [StoredItem] { [] }
+    func all() -> [Credential] { [] }
+    func removeAll() -> Int { 0 }
 }

@@ -37,6 +37,67 @@ import Testing
         #expect(try overSSH.which().contains("sqlite"))
     }
 
+    // MARK: which HOST-OR-URL
+
+    @Test func whichSaysWhereAGetIsAnsweredFromWithAWorkingKeyring() throws {
+        #expect(try atDesktop.which(host) == ["get \(host): nothing found that a get would answer with",
+                                              "store: secretservice: the Secret Service answers and its default keyring is unlocked"])
+        try atDesktop.storeAll(credential(password: "desktop-secret"))
+        try overSSH.storeAll(credential(password: "ssh-secret", username: "bob"))
+        #expect(try atDesktop.which(host).first == "get \(host): the keyring answers, with https://alice@\(host)")
+        #expect(try atDesktop.which("https://bob@\(host)").first
+                == "get https://bob@\(host): the SQLite store \(sandbox.database) answers, with https://bob@\(host)")
+        #expect(try atDesktop.which("http://\(host)").first == "get http://\(host): nothing found that a get would answer with")
+        let expiry = try storeExpiringToken(atDesktop, host: keyring.names("token.example"))
+        #expect(try atDesktop.which(keyring.names("token.example")).first?.contains("has only an expired token") == true, "\(expiry)")
+        // A password typed into the URL is not echoed; hostile bytes come out escaped.
+        let typed = try atDesktop.which("https://alice:typed-secret@\(host)")
+        #expect(typed.first?.contains("the keyring answers, with https://alice@\(host)") == true && !typed.joined().contains("typed-secret"), "\(typed)")
+        let hostile = try atDesktop.which("evil\u{1b}[31m.\(host)")
+        #expect(!hostile.joined().contains("\u{1b}"), "\(hostile)")
+        let wrong = try atDesktop("which", "https://")
+        expectOneLineFailure(wrong, exitCode: 2, mentioning: ["names no host"])
+    }
+
+    @Test func whichWithoutASessionBusSaysSQLite() throws {
+        try overSSH.storeAll(credential(password: "ssh-secret"))
+        #expect(try overSSH.which(host) == ["get \(host): the SQLite store \(sandbox.database) answers, with https://alice@\(host)",
+                                            "store: sqlite: cannot reach the Secret Service on the session bus: Cannot autolaunch D-Bus without X11 $DISPLAY"])
+    }
+
+    /// A locked passphrase store: which says so and asks no one, with no terminal and at
+    /// one (where a get would ask).
+    @Test func whichAsksNoOneForALockedPassphraseStore() throws {
+        try leftoverPassphraseStore(password: "in-sqlite")
+        let alone = try overSSH.which(host)
+        #expect(alone.first == "get \(host): nothing can be read now: the store \(sandbox.database) is locked, and there is no terminal or askpass program to ask for its passphrase", "\(alone)")
+        #expect(try atDesktop.which(host).first == "get \(host): nothing found that a get would answer with; the SQLite store \(sandbox.database) was not read: the store \(sandbox.database) is locked, and there is no terminal or askpass program to ask for its passphrase")
+        for environment in [overSSH.environment, atDesktop.environment] {
+            let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["which", host], answers: [Self.phrase],
+                                                 stderrOnTerminal: true, environment: environment)
+            #expect(session.code == 0 && !session.terminal.contains("Passphrase for"), "\(session)")
+            #expect(session.stdout.contains("is locked, and which asks no one (a get from here would ask to unlock it)"), "\(session)")
+            #expect(!session.stdout.contains("in-sqlite"))
+        }
+    }
+
+    /// A locked keyring: which says so within seconds, asks no one, and names the SQLite
+    /// store where it answers.
+    @Test func whichWithALockedKeyring() throws {
+        let sandbox = try Sandbox()
+        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
+        try session.lockLoginCollection()
+        let start = Date()
+        #expect(try helper.which("example.com") == ["get example.com: nothing found that a get would answer with; the keyring was not read: the keyring is locked, and no one could answer the prompt to unlock it",
+                                                    "store: sqlite: the default keyring is locked"])
+        try sandbox.sqlite().storeAll(wire("protocol=https", "host=example.com", "username=bob", "password=in-sqlite"))
+        #expect(try helper.which("example.com").first?.hasPrefix("get example.com: the SQLite store \(sandbox.database) answers, with https://bob@example.com; the keyring was not read") == true)
+        #expect(Date().timeIntervalSince(start) < 20, "took \(Date().timeIntervalSince(start)) s")
+    }
+
     /// Every situation in which git-credential-secretservice cannot store: the keyring
     /// helper says sqlite within seconds, and stores there.
     @Test(arguments: SecretServiceUnavailableTests.Situation.allCases)
@@ -104,7 +165,7 @@ import Testing
         #expect(try itemsInKeyring == 0, "get moved or copied the credential")
     }
 
-    /// Whichever was stored last.
+    /// Whichever was stored last: the keyring's answer wins, not the newest across both.
     @Test(arguments: [false, true])
     func getLooksInTheKeyringFirst(keyringStoredLast: Bool) throws {
         let stores = [{ try overSSH.storeAll(credential(password: "in-sqlite")) },
@@ -112,6 +173,94 @@ import Testing
         for store in keyringStoredLast ? stores : stores.reversed() { try store() }
         #expect(try atDesktop.password(for: lookup) == "in-the-keyring")
         #expect(try overSSH.password(for: lookup) == "in-sqlite")
+    }
+
+    // MARK: get asks for nothing it does not need
+
+    static let phrase = "leftover phrase"
+
+    /// A passphrase store left over from an SSH session, at the default place the keyring
+    /// helper uses too, holding `password` for alice; locked (no key cached).
+    func leftoverPassphraseStore(password: String = "in-sqlite") throws {
+        let file = try sandbox.file("secrets/\(UUID().uuidString)", Self.phrase + "\n")
+        let unlocked = sqliteStore.with(passphraseFile: file)
+        let created = try unlocked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        #expect(created.exitCode == 0, "init: \(created)")
+        try unlocked.storeAll(credential(password: password))
+        let status = try sqliteStore("get", input: lookup)
+        #expect(status.stdout.isEmpty && status.stderrText.contains("locked"), "the store is not locked: \(status)")
+    }
+
+    /// (a) The keyring answers: the SQLite store is not opened, so a person at a terminal
+    /// is not asked for its passphrase.
+    @Test func theKeyringsAnswerAsksForNoPassphraseAtATerminal() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["get"], input: lookup, answers: [Self.phrase],
+                                             stderrOnTerminal: true, environment: atDesktop.environment)
+        #expect(session.code == 0 && session.stdout == "username=alice\npassword=in-the-keyring\n", "\(session)")
+        #expect(!session.terminal.contains("Passphrase for"), "asked for the SQLite passphrase: \(session)")
+    }
+
+    /// (b) No one to ask (no terminal, GIT_TERMINAL_PROMPT=0): the keyring's answer comes
+    /// out, exit 0, nothing on stderr; a locked SQLite store does not hide it.
+    @Test func aLockedSQLiteStoreDoesNotHideTheKeyringsAnswer() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let result = try atDesktop.get(lookup)
+        expectSuccess(result)
+        #expect(result.stdoutLines == ["username=alice", "password=in-the-keyring"])
+    }
+
+    /// (c) The keyring has nothing: an unlocked SQLite store answers; a locked one asks a
+    /// person at a terminal once, and with no one to ask is passed over silently (git
+    /// asks its next helper or the user).
+    @Test func withoutAnAnswerInTheKeyringTheSQLiteStoreAnswersOrIsPassedOverSilently() throws {
+        try leftoverPassphraseStore()
+        expectSilentMiss(try atDesktop.get(lookup))
+
+        let session = try sandbox.atTerminal(BuiltProducts.keyringHelper, ["get"], input: lookup, answers: [Self.phrase, Self.phrase],
+                                             stderrOnTerminal: true, environment: atDesktop.environment)
+        #expect(session.code == 0 && session.stdout == "username=alice\npassword=in-sqlite\n", "\(session)")
+        #expect(session.terminal.components(separatedBy: "Passphrase for").count == 2, "not asked exactly once: \(session)")
+
+        let file = try sandbox.file("secrets/unlock", Self.phrase + "\n")
+        let unlock = try sqliteStore.with(passphraseFile: file).run(["unlock", "--timeout", "60", "--passphrase-fd", "3"])
+        #expect(unlock.exitCode == 0, "unlock: \(unlock)")
+        defer { _ = try? sqliteStore("lock") }
+        let unlocked = try atDesktop.get(lookup)
+        expectSuccess(unlocked)
+        #expect(unlocked.stdoutLines == ["username=alice", "password=in-sqlite"])
+    }
+
+    /// With no keyring at all (over SSH) the SQLite store is the only source: a locked one
+    /// still says why once, as git-credential-sqlite does, and exits 0.
+    @Test func overSSHALockedSQLiteStoreStillSaysWhy() throws {
+        try leftoverPassphraseStore()
+        let result = try overSSH.get(lookup)
+        #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1 && result.stderrText.contains("locked"), "\(result)")
+    }
+
+    /// git's reject after a 401: the keyring's stale credential goes even though a locked
+    /// passphrase store that no one can unlock cannot be cleaned (which erase reports).
+    @Test func eraseCleansTheKeyringEvenWhenTheSQLiteStoreIsLocked() throws {
+        try atDesktop.storeAll(credential(password: "in-the-keyring"))
+        try leftoverPassphraseStore()
+        let result = try atDesktop.erase(wire("protocol=https", "host=\(host)", "username=alice"))
+        expectOneLineFailure(result, mentioning: ["is locked"])
+        #expect(try itemsInKeyring == 0, "the keyring's credential was kept")
+    }
+
+    /// An expired token in the keyring: the refresh answer, unless the SQLite store has a
+    /// whole one (then that wins).
+    @Test func anExpiredTokenIsAnsweredForRefreshUnlessTheOtherStoreHasAWholeAnswer() throws {
+        let expiry = try storeExpiringToken(atDesktop, host: host)
+        let refresh = try atDesktop.get(lookup)
+        expectSuccess(refresh)
+        #expect(refresh.stdoutLines == ["username=alice", "password_expiry_utc=\(expiry)", "oauth_refresh_token=refresh-1"])
+        try overSSH.storeAll(credential(password: "in-sqlite"))
+        #expect(try atDesktop.get(lookup).stdoutLines == ["username=alice", "password=in-sqlite"])
     }
 
     @Test func listShowsBothStoresAndNoSecret() throws {
@@ -147,5 +296,18 @@ import Testing
         #expect(try desktop.filledPassword("protocol=https", "host=\(host)") == "ssh-secret")
         try desktop.reject("protocol=https", "host=\(host)", "username=alice", "password=ssh-secret")
         #expect(try ssh.filledPassword("protocol=https", "host=\(host)") == nil)
+    }
+}
+
+private extension KeyringHelper {
+    /// What `which HOST-OR-URL` says: two lines, no secret, nothing on stderr.
+    func which(_ target: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let result = try self("which", target)
+        #expect(result.exitCode == 0 && result.stdoutLines.count == 2 && result.stderr.isEmpty,
+                "which \(target): \(result)", sourceLocation: sourceLocation)
+        for secret in ["desktop-secret", "ssh-secret", "in-sqlite", "in-the-keyring", "expired-access", "expired-bearer", "refresh-1"] {
+            #expect(!result.stdoutText.contains(secret), "which printed a secret: \(result)", sourceLocation: sourceLocation)
+        }
+        return result.stdoutLines
     }
 }

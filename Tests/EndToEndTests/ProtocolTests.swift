@@ -110,6 +110,27 @@ import Testing
                                        "password_expiry_utc=4102444800", "oauth_refresh_token=refresh-77"])
     }
 
+    /// An expired OAuth token: the answer is what git needs to have the next helper
+    /// refresh it, never the expired password or credential. git 2.41+ credential.c,
+    /// credential_fill: `if (c->password_expiry_utc < time(NULL)) {
+    /// credential_clear_secrets(c); ...}` frees only password and credential, so username
+    /// and oauth_refresh_token reach the next helper through credential_write (see
+    /// HelperActionsTests for the lines quoted in full).
+    @Test(arguments: Backend.allCases)
+    func anExpiredTokenIsAnsweredWithItsUsernameAndRefreshTokenOnly(backend: Backend) throws {
+        let world = try BackendWorld(backend), helper = world.helper
+        let expiry = try storeExpiringToken(helper, host: world.host)
+        for capabilities in [[], ["capability[]=authtype", "capability[]=state"]] {
+            let result = try helper.get(wire(capabilities + ["protocol=https", "host=\(world.host)"]))
+            expectSuccess(result)
+            #expect(result.stdoutLines == ["username=alice", "password_expiry_utc=\(expiry)", "oauth_refresh_token=refresh-1"])
+        }
+        // A whole answer, even an older one, wins over the refresh answer.
+        try helper.storeAll(wire("protocol=https", "host=\(world.host)", "username=bob", "password=bob-secret"))
+        #expect(try helper.get(world.lookup).stdoutLines == ["username=bob", "password=bob-secret"])
+        #expect(try helper.get(world.lookup(user: "alice")).stdoutLines.first == "username=alice")
+    }
+
     @Test(arguments: Backend.allCases)
     func authtypeOnlyCredentialIsReturnedOnlyUnderTheCapability(backend: Backend) throws {
         let world = try BackendWorld(backend), helper = world.helper, api = world.names("api.example")
@@ -278,4 +299,15 @@ private extension BackendWorld {
     var lookup: [UInt8] { wire("protocol=https", "host=\(host)") }
 
     func lookup(user: String) -> [UInt8] { wire("protocol=https", "host=\(host)", "username=\(user)") }
+}
+
+/// Stores alice's OAuth token for `host` (password, credential under authtype, refresh
+/// token) expiring two seconds from now, and waits until it has expired; returns the expiry.
+func storeExpiringToken(_ helper: any CredentialHelper, host: String, scheme: String = "https") throws -> Int {
+    let expiry = Int(Date().timeIntervalSince1970) + 2
+    try helper.storeAll(wire("capability[]=authtype", "protocol=\(scheme)", "host=\(host)", "username=alice",
+                             "password=expired-access", "authtype=Bearer", "credential=expired-bearer",
+                             "password_expiry_utc=\(expiry)", "oauth_refresh_token=refresh-1"))
+    while Int(Date().timeIntervalSince1970) <= expiry { Thread.sleep(forTimeInterval: 0.1) }
+    return expiry
 }
