@@ -96,7 +96,8 @@ enum Doctor {
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
             return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)]
         }
-        let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }.map { program(name, configured: $0.value, scope: $0.scope) }
+        let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }
+            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) }
         // cache in front is the usual pairing (memory first); anything else answers first.
         if let earlier = values[..<ours].first(where: { $0.split(separator: " ").first != "cache" }) {
             return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier)) comes first, so git uses its answers before \(name)'s",
@@ -113,7 +114,7 @@ enum Doctor {
     /// is; `!NAME` on PATH; a short name as `git credential-NAME` does, in git's exec
     /// path and then on PATH. A program found only through this PATH is lost to git run
     /// from cron, systemd or an IDE, which have PATH=/usr/bin:/bin.
-    static func program(_ name: String, configured value: String, scope: String) -> HealthCheck {
+    static func program(_ name: String, configured value: String, scope: String, checking arguments: [String]) -> HealthCheck {
         let subject = "helper"
         let line = HelperLine(parsing: value)
         let fix = configureLine(name, arguments: line.arguments, scope: scope)
@@ -145,7 +146,13 @@ enum Doctor {
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
             return HealthCheck(.warn, subject, "git runs \(found), not this \(here)", fix: "run its doctor, or make git run this one: " + fix)
         }
-        return HealthCheck(.ok, subject, "git runs \(found)")
+        // The store checks above are of the store doctor's own options name.
+        guard line.arguments == arguments else {
+            let options = line.arguments.isEmpty ? "no options" : line.arguments.map(HelperLine.quoted).joined(separator: " ")
+            return HealthCheck(.warn, subject, "git runs \(found) with \(options), so the store checked here is not the one git uses",
+                               fix: ([HelperLine.invocation(name), "doctor"] + line.arguments.map(HelperLine.quoted)).joined(separator: " "))
+        }
+        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(HelperLine.quoted).joined(separator: " ")))
     }
 
     /// The configure command that writes a line with these options in that scope.

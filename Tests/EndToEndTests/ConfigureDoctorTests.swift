@@ -62,7 +62,9 @@ import Glibc
         let replaced = try configure.run(["configure", "--db", second, "--key-file", key])
         let secondLine = "\(BuiltProducts.sqliteHelper) --db \(second) --key-file '\(key)'"
         #expect(replaced.exitCode == 0, "\(replaced)")
-        #expect(replaced.stderrLines == [#"replaced "\#(firstLine)" with "\#(secondLine)" as credential.helper in the global git configuration"#
+        // Trace.quoted doubles the backslash of the quote's escape.
+        let quotedFirst = firstLine.replacingOccurrences(of: "\\", with: "\\\\")
+        #expect(replaced.stderrLines == [#"replaced "\#(quotedFirst)" with "\#(secondLine)" as credential.helper in the global git configuration"#
                                          + " after a reset line, so earlier helpers no longer run (\"cache --timeout=60\", \"keyring --db /elsewhere/other.db\")"],
                 "\(replaced)")
         #expect(try helpers() == ["cache --timeout=60", "keyring --db /elsewhere/other.db", "", secondLine])
@@ -125,7 +127,7 @@ import Glibc
         expectSuccess(try sandbox.run(copy, ["configure", "--db", database]).withoutStderr)
         let configured = "\(copy) --db \(database)"
         let installed = try sandbox.run(copy, ["doctor", "--db", database])
-        #expect(installed.stdoutLines.contains("ok    helper: git runs \(copy)"), "\(installed)")
+        #expect(installed.stdoutLines.contains("ok    helper: git runs \(copy) with --db \(database)"), "\(installed)")
 
         chmod(copy, 0o644)
         let notExecutable = try helper.with(environment: onPath).run(["doctor", "--db", database])
@@ -140,8 +142,12 @@ import Glibc
         #expect(gone.stdoutLines.contains(#"FAIL  helper: "\#(configured)" (global) runs \#(copy), which no longer exists. Fix: \#(fix)"#), "\(gone)")
         let fixed = try sandbox.run(BuiltProducts.sqliteHelper, Array(fix.split(separator: " ").dropFirst().map(String.init)))
         #expect(fixed.exitCode == 0 && fixed.stderrText.hasPrefix("replaced "), "\(fixed)")
-        let after = try helper.run(["doctor"])
-        #expect(after.stdoutLines.contains("ok    helper: git runs \(BuiltProducts.sqliteHelper)"), "\(after)")
+        // Run without the line's --db, doctor says that it checked another store, and how to check git's.
+        let otherStore = try helper.run(["doctor"])
+        #expect(otherStore.stdoutLines.contains("warn  helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database), so the store checked here "
+                                                + "is not the one git uses. Fix: \(BuiltProducts.sqliteHelper) doctor --db \(database)"), "\(otherStore)")
+        let after = try helper.run(["doctor", "--db", database])
+        #expect(after.stdoutLines.contains("ok    helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database)"), "\(after)")
 
         expectSuccess(try sandbox.git(["config", "--global", "--replace-all", "credential.helper", "sqlite"]))
         let nowhere = try helper.run(["doctor"])
@@ -212,7 +218,8 @@ import Glibc
         #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
         try expectDoctorChangesNothing(BuiltProducts.keyringHelper, environment: bus.bus.environment)
         #expect(try gitItems() == 1, "the round trip left its item in the keyring")
-        #expect(try keyring.password(for: wire("protocol=https", "host=kept.example")) == "in the keyring")
+        let secretService = SecretServiceHelper(sandbox: sandbox, bus: bus.bus)
+        #expect(try secretService.password(for: wire("protocol=https", "host=kept.example")) == "in the keyring")
     }
 
     // MARK: plaintext files
