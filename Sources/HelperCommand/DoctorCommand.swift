@@ -164,7 +164,9 @@ enum Doctor {
     /// A plaintext file git-credential-store left, with the line that moves it into the store.
     static func plaintext(_ name: String, arguments: [String]) -> HealthCheck {
         guard let move = PlaintextFiles.importLine(name, arguments: arguments) else {
-            return HealthCheck(.ok, "plaintext", "no \(PlaintextFiles.all.joined(separator: " or ")) holds credentials in clear")
+            let files = PlaintextFiles.all
+            return HealthCheck(.ok, "plaintext", files.isEmpty ? "HOME is not set, so git has no plaintext file to read"
+                               : "no \(files.joined(separator: " or ")) holds credentials in clear")
         }
         return HealthCheck(.warn, "plaintext", "\(move.files) \(move.count == 1 ? "holds" : "hold") credentials in clear, readable by any program you run",
                            fix: move.command)

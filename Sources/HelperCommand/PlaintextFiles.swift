@@ -9,10 +9,11 @@ import Glibc
 /// without the variable). import reads them by default; configure and doctor point them
 /// out with the import line that moves them into the store.
 public enum PlaintextFiles {
+    /// Without HOME, git has no ~ and leaves those out; so do we (not /.git-credentials).
     public static var all: [String] {
-        let home = SystemIO.environment("HOME") ?? ""
-        let config = SystemIO.environment("XDG_CONFIG_HOME") ?? home + "/.config"
-        return [home + "/.git-credentials", config + "/git/credentials"]
+        let home = SystemIO.environment("HOME")
+        let config = SystemIO.environment("XDG_CONFIG_HOME") ?? home.map { $0 + "/.config" }
+        return [home.map { $0 + "/.git-credentials" }, config.map { $0 + "/git/credentials" }].compactMap { $0 }
     }
 
     public static var existing: [String] { all.filter { access($0, F_OK) == 0 } }
