@@ -120,10 +120,22 @@ public struct HelperLine: Equatable, Sendable {
     static func thisProgram(_ name: String) -> String? {
         let here = Subprocess.currentExecutable
         if let found = Subprocess.which("git-credential-" + name), found.hasPrefix("/"),
-           here == nil || Subprocess.realPath(found) == here {
+           here == nil || Subprocess.realPath(found) == here, isTrusted(found) {
             return found
         }
         return here
+    }
+
+    /// Whether only we and root can change what `path` runs: the link or file is theirs
+    /// (a file not writable by others), and so is each directory up to /. A link someone
+    /// else made, in a directory they can write, leads to us today and to their program
+    /// tomorrow, which git would then give every credential.
+    static func isTrusted(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_uid == geteuid() || info.st_uid == 0,
+              info.st_mode & S_IFMT == S_IFLNK || info.st_mode & 0o022 == 0 else { return false }
+        do throws(HelperError) { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return false }
+        return true
     }
 
     /// How a person runs this program, for a fix to type: by name when PATH leads here.

@@ -114,6 +114,23 @@ import Glibc
         #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone: \(clone)\n\(server.log)")
     }
 
+    /// Run through a link on PATH (a package manager's bin directory, which it points at
+    /// each new version), configure writes the link, so an upgrade keeps the line working;
+    /// a link in a directory others can write, which could lead elsewhere tomorrow, is
+    /// passed over for the file itself.
+    @Test func configureWritesThePathPATHLeadsToWhenOnlyWeCanChangeIt() throws {
+        for (name, mode) in [("bin", 0o755), ("shared-bin", 0o777)] {
+            let directory = sandbox.root + "/" + name, link = directory + "/git-credential-sqlite"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            chmod(directory, mode_t(mode))
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: BuiltProducts.sqliteHelper)
+            let configured = try sandbox.run(link, ["configure"], environment: ["PATH": directory + ":" + Sandbox.searchPath])
+            #expect(configured.exitCode == 0, "\(configured)")
+            let written = try helpers()
+            #expect(written.last == (mode == 0o755 ? link : BuiltProducts.sqliteHelper), "\(name): \(written)")
+        }
+    }
+
     // MARK: doctor: the configured program
 
     /// A program configured by its path that is gone, or no longer executable, fails with
