@@ -64,7 +64,8 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
     public func run() throws {
         let name = Options.Settings.helperName
         let config = try target.config()
-        let line = HelperLine.forThisProgram(name, arguments: try options.settings.helperArguments()).value
+        let arguments = try options.settings.helperArguments()
+        let line = HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
         let ours = values.filter { HelperLine(parsing: $0).runs(name) }
         if ours == [line], values.suffix(2) == ["", line] {
@@ -78,7 +79,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
         }
-        if let move = PlaintextFiles.importLine(name, arguments: try options.settings.helperArguments()) {
+        if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
         }
