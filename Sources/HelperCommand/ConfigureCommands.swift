@@ -75,7 +75,8 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             try config.replace(values, with: others + ["", line])
             let earlier = others.filter { !$0.isEmpty }
             let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
-            SystemIO.writeAll(2, ours.isEmpty
+            // The same line elsewhere in the list (other helpers after it) is moved, not replaced.
+            SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
         }
