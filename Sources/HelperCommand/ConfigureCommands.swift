@@ -45,8 +45,8 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 configured before (a plaintext git-credential-store, say) are no longer asked \
                 or given credentials. The helper is written by the full path of this program, \
                 so that git finds it whatever PATH git runs with (cron, systemd, an IDE), with \
-                the store options given (--db, --key-file; paths made absolute), quoted for \
-                git's shell. A line of this helper's written before is replaced, and says so; \
+                the store options given, if any (paths made absolute), quoted for git's \
+                shell. A line of this helper's written before is replaced, and says so; \
                 running it again changes nothing. A plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials is pointed out, with the import command that \
                 moves it into the store.
