@@ -84,7 +84,7 @@ public enum PrivateFiles {
     }
 
     /// Checks `directory` and each directory above it.
-    static func checkDirectoryChain(_ directory: String, below path: String) throws(HelperError) {
+    public static func checkDirectoryChain(_ directory: String, below path: String) throws(HelperError) {
         var prefix = ""
         for component in ["/"] + directory.split(separator: "/").map(String.init) {
             prefix = component == "/" ? "/" : (prefix == "/" ? "/" : prefix + "/") + component

@@ -33,64 +33,6 @@ struct ConfigScope: ParsableArguments {
     var place: String { "\(scope.rawValue) git configuration" + (url.map { " for \(Trace.quoted($0))" } ?? "") }
 }
 
-/// How git config names this helper: by its short name when git will find this very
-/// program on PATH as git-credential-NAME, else by its full path.
-enum HelperName {
-    static func value(_ name: String) -> String {
-        let here = Subprocess.currentExecutable
-        if let found = Subprocess.which("git-credential-" + name), Subprocess.realPath(found) == here { return name }
-        guard let here else { return name }
-        // git runs a helper given by absolute path through the shell: a path with anything
-        // but plainly safe characters (an allow-list: a deny-list forgot TAB, where git's
-        // shell split it) is single-quoted, behind `!`, since git takes a value that does
-        // not start with `/` for a helper's short name.
-        return here.unicodeScalars.allSatisfy(isShellSafe) ? here : "!'" + here.replacingQuotes() + "'"
-    }
-
-    /// The program of a helper value as git's shell reads it: a path configure quoted
-    /// is still ours. Blanks end the word; quotes and backslashes group.
-    static func firstWord(_ value: String) -> String {
-        var word = ""
-        var quote: Character?
-        var escaped = false
-        for character in value {
-            if escaped {
-                word.append(character)
-                escaped = false
-            } else if let open = quote {
-                if character == open { quote = nil } else if character == "\\" && open == "\"" { escaped = true } else { word.append(character) }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "\\" {
-                escaped = true
-            } else if character == " " || character == "\t" || character == "\n" {
-                if !word.isEmpty { return word }
-            } else {
-                word.append(character)
-            }
-        }
-        return word
-    }
-
-    /// Characters no shell gives a meaning to in a word.
-    static func isShellSafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "/", ".", "_", "-", "+", ",", ":", "@", "%", "=": true
-        default: false
-        }
-    }
-
-    /// Whether a credential.helper value runs this helper, with or without options.
-    static func isOurs(_ value: String, name: String) -> Bool {
-        let program = firstWord(value.hasPrefix("!") ? String(value.dropFirst()) : value)
-        return program == name || program.hasSuffix("/git-credential-" + name) || program == "git-credential-" + name
-    }
-}
-
-extension String {
-    func replacingQuotes() -> String { split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") }
-}
-
 public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
     public init() {}
     public static var configuration: CommandConfiguration {
@@ -101,7 +43,13 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             discussion: """
                 Appends an empty credential.helper line and then this helper, so helpers \
                 configured before (a plaintext git-credential-store, say) are no longer asked \
-                or given credentials. Running it again changes nothing.
+                or given credentials. The helper is written by the full path of this program, \
+                so that git finds it whatever PATH git runs with (cron, systemd, an IDE), with \
+                the store options given, if any (paths made absolute), quoted for git's \
+                shell. A line of this helper's written before is replaced, and says so; \
+                running it again changes nothing. A plaintext ~/.git-credentials or \
+                $XDG_CONFIG_HOME/git/credentials is pointed out, with the import command that \
+                moves it into the store.
 
                 Examples:
                   git-credential-\(name) configure
@@ -116,16 +64,40 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
     public func run() throws {
         let name = Options.Settings.helperName
         let config = try target.config()
+        let arguments = try options.settings.helperArguments()
+        let line = HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
-        if values.count >= 2, values[values.count - 2].isEmpty, HelperName.isOurs(values[values.count - 1], name: name),
-           !values.dropLast().contains(where: { HelperName.isOurs($0, name: name) }) {
-            return SystemIO.writeAll(2, "already configured: \(Trace.quoted(config.key)) is \(Trace.quoted(values.last!)) in the \(target.place)\n")
+        let ours = values.filter { HelperLine(parsing: $0).runs(name) }
+        if ours == [line], values.suffix(2) == ["", line] {
+            SystemIO.writeAll(2, "already configured: \(Trace.quoted(config.key)) is \(Trace.quoted(line)) in the \(target.place)\n")
+        } else {
+            let others = Self.removingOurs(values, name: name)
+            try config.replace(values, with: others + ["", line])
+            let earlier = others.filter { !$0.isEmpty }
+            let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
+            // The same line elsewhere in the list (other helpers after it) is moved, not replaced.
+            SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
+                ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
+                : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
         }
-        let value = HelperName.value(name)
-        try config.replace(values, with: values.filter { !HelperName.isOurs($0, name: name) } + ["", value])
-        let earlier = values.filter { !$0.isEmpty && !HelperName.isOurs($0, name: name) }
-        let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
-        SystemIO.writeAll(2, "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(value)) in the \(target.place)\(reset)\n")
+        if let move = PlaintextFiles.importLine(name, arguments: arguments) {
+            let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
+            SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
+        }
+    }
+
+    /// The values without this helper's lines, and without the reset line configure put
+    /// before each: what is left is the other helpers' lines, as they were.
+    static func removingOurs(_ values: [String], name: String) -> [String] {
+        var kept: [String] = []
+        for value in values {
+            if HelperLine(parsing: value).runs(name) {
+                if kept.last == "" { kept.removeLast() }
+            } else {
+                kept.append(value)
+            }
+        }
+        return kept
     }
 }
 
@@ -154,18 +126,10 @@ public struct UnconfigureCommand<Options: StoreOptions>: ParsableCommand {
         let name = Options.Settings.helperName
         let config = try target.config()
         let values = try config.values()
-        guard values.contains(where: { HelperName.isOurs($0, name: name) }) else {
+        guard values.contains(where: { HelperLine(parsing: $0).runs(name) }) else {
             return SystemIO.writeAll(2, "not configured: \(Trace.quoted(config.key)) does not name \(name) in the \(target.place)\n")
         }
-        var kept: [String] = []
-        for value in values {
-            if HelperName.isOurs(value, name: name) {
-                if kept.last == "" { kept.removeLast() }
-            } else {
-                kept.append(value)
-            }
-        }
-        try config.replace(values, with: kept)
+        try config.replace(values, with: ConfigureCommand<Options>.removingOurs(values, name: name))
         SystemIO.writeAll(2, "unconfigured: \(Trace.quoted(config.key)) no longer names \(name) in the \(target.place)\n")
     }
 }

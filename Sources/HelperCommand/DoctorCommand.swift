@@ -14,9 +14,14 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
             abstract: "Check the setup and say what to fix: PATH, git and its configuration, the store, a round trip.",
             discussion: """
                 Prints one verdict per check (ok, warn or FAIL) with the fix, never a secret, \
-                and exits 1 when a check fails. The round trip stores, reads back and erases a \
-                throwaway credential for a host under .invalid. It asks for nothing: a locked \
-                store or keyring is reported as locked.
+                and exits 1 when a check fails. It checks that the program git's configuration \
+                names still exists, and points out a plaintext ~/.git-credentials or \
+                $XDG_CONFIG_HOME/git/credentials with the import command that moves it into \
+                the store. The round trip stores, reads back and erases a throwaway credential \
+                for a host under .invalid, in a temporary store that is then removed (for the \
+                Secret Service, in the keyring itself). It changes nothing: the store is only \
+                read, and a store that does not exist yet is not created. It asks for nothing: \
+                a locked store or keyring is reported as locked.
 
                 Example:
                   git-credential-\(name) doctor
@@ -29,7 +34,10 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
         let name = Options.Settings.helperName
         let settings = options.settings
         SecretPrompt.allowed = false
-        let checks = [Doctor.path(name)] + Doctor.git(name) + settings.diagnose() + [Doctor.roundTrip(settings)]
+        // The options given, for the fixes to repeat: doctor --db X suggests configure --db X.
+        let arguments = (try? settings.helperArguments()) ?? []
+        let checks = [Doctor.path(name)] + Doctor.git(name, arguments: arguments) + settings.diagnose()
+            + [Doctor.roundTrip(settings), Doctor.plaintext(name, arguments: arguments)]
         SystemIO.writeAll(1, checks.map { $0.line + "\n" }.joined())
         if checks.contains(where: { $0.verdict == .fail }) { throw ExitCode.failure }
     }
@@ -37,25 +45,28 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
 
 /// The checks every helper shares.
 enum Doctor {
+    /// Where a shell finds the program. git runs the one its configuration names (checked
+    /// with the configuration), by full path since configure writes one: not being on
+    /// PATH only means typing the full path.
     static func path(_ name: String) -> HealthCheck {
         let program = "git-credential-" + name
         guard let found = Subprocess.which(program) else {
-            return HealthCheck(.fail, "PATH", "git cannot find \(program) on PATH",
+            return HealthCheck(.warn, "PATH", "\(program) is not on PATH, so it runs only by its full path",
                                fix: "make install, or add the directory that holds it to PATH")
         }
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
-            return HealthCheck(.warn, "PATH", "git finds \(found), not this \(here)", fix: "remove the other copy, or order PATH")
+            return HealthCheck(.warn, "PATH", "PATH finds \(found), not this \(here)", fix: "remove the other copy, or order PATH")
         }
-        return HealthCheck(.ok, "PATH", "git finds \(found)")
+        return HealthCheck(.ok, "PATH", "PATH finds \(found)")
     }
 
     /// The git version and its protocol features, and how git config names helpers.
-    static func git(_ name: String) -> [HealthCheck] {
+    static func git(_ name: String, arguments: [String]) -> [HealthCheck] {
         guard let version = try? GitConfig.git(["--version"]), version.succeeded else {
             return [HealthCheck(.fail, "git", "git does not run", fix: "install git (apt-get install git)")]
         }
         let text = version.outputText.split(separator: "\n").first.map(String.init) ?? "git"
-        return [HealthCheck(.ok, "git", text + ": " + features(of: text)), configuration(name)]
+        return [HealthCheck(.ok, "git", text + ": " + features(of: text))] + configuration(name, arguments: arguments)
     }
 
     /// Which credential features of the protocol this git sends, by version.
@@ -70,37 +81,116 @@ enum Doctor {
             + (lacks.isEmpty ? "" : "lacks " + lacks.joined(separator: ", "))
     }
 
-    /// The helpers git will run, in order: those after the last empty reset line.
-    static func configuration(_ name: String) -> HealthCheck {
+    /// The helpers git will run, in order (those after the last empty reset line), and
+    /// the program git runs for each of ours.
+    static func configuration(_ name: String, arguments: [String]) -> [HealthCheck] {
         let subject = "git config"
-        guard let all = try? GitConfig(scope: nil, key: "credential.helper").values() else {
-            return HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")
+        guard let all = try? GitConfig(scope: nil, key: "credential.helper").scopedValues() else {
+            return [HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")]
         }
-        let active = all.lastIndex(of: "").map { Array(all[($0 + 1)...]) } ?? all
+        let active = Array(all.lastIndex { $0.value.isEmpty }.map { all[($0 + 1)...] } ?? all[...])
+        let values = active.map(\.value)
         // Values as Trace.quoted writes them: a repository's configuration is outside data.
-        let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map(Trace.quoted).joined(separator: ", ")
-        guard active.contains(where: { HelperName.isOurs($0, name: name) }) else {
-            return HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: "git-credential-\(name) configure")
+        let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
+        let configure = configureLine(name, arguments: arguments, scope: "global")
+        guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
+            return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)]
         }
-        let ours = active.firstIndex { HelperName.isOurs($0, name: name) }!
+        let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }
+            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) }
         // cache in front is the usual pairing (memory first); anything else answers first.
-        if let earlier = active[..<ours].first(where: { $0.split(separator: " ").first != "cache" }) {
-            return HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier)) comes first, so git uses its answers before \(name)'s",
-                               fix: "git-credential-\(name) configure (it resets the list)")
+        if let earlier = values[..<ours].first(where: { $0.split(separator: " ").first != "cache" }) {
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier)) comes first, so git uses its answers before \(name)'s",
+                                fix: configure + " (it resets the list)")] + programs
         }
-        if let plaintext = active.first(where: { $0.split(separator: " ").first == "store" }) {
-            return HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext)) runs too and writes every credential in clear to a file",
-                               fix: "git-credential-\(name) configure (it resets the list), then import --remove-source")
+        if let plaintext = values.first(where: { $0.split(separator: " ").first == "store" }) {
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext)) runs too and writes every credential in clear to a file",
+                                fix: configure + " (it resets the list), then import --remove-source")] + programs
         }
-        return HealthCheck(.ok, subject, order)
+        return [HealthCheck(.ok, subject, order)] + programs
     }
 
-    /// Store, read back and erase a throwaway credential, as git would.
+    /// The program a configured line of ours runs, found as git finds it: a path as it
+    /// is; `!NAME` on PATH; a short name as `git credential-NAME` does, in git's exec
+    /// path and then on PATH. A program found only through this PATH is lost to git run
+    /// from cron, systemd or an IDE, which have PATH=/usr/bin:/bin.
+    static func program(_ name: String, configured value: String, scope: String, checking arguments: [String]) -> HealthCheck {
+        let subject = "helper"
+        let line = HelperLine(parsing: value)
+        let fix = configureLine(name, arguments: line.arguments, scope: scope)
+        let named = Trace.quoted(value)
+        let found: String
+        if line.program.contains("/") {
+            guard access(line.program, F_OK) == 0 else {
+                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(line.program), which no longer exists", fix: fix)
+            }
+            guard access(line.program, X_OK) == 0 else {
+                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(line.program), which is not executable", fix: fix)
+            }
+            found = line.program
+        } else {
+            let program = line.isShortName ? "git-credential-" + line.program : line.program
+            let execPath = line.isShortName ? (try? GitConfig.git(["--exec-path"])).flatMap { $0.succeeded ? $0.outputText : nil }
+                .map { String($0.split(separator: "\n").first ?? "") } : nil
+            let directories = (execPath.map { [$0] } ?? []) + (SystemIO.environment("PATH") ?? "").split(separator: ":").map(String.init)
+            guard let first = directories.map({ $0 + "/" + program }).first(where: { access($0, X_OK) == 0 }) else {
+                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(program) by name, which is not on PATH", fix: fix)
+            }
+            let directory = PrivateFiles.directory(of: first)
+            guard directory == execPath || ["/usr/bin", "/bin"].contains(directory) else {
+                return HealthCheck(.warn, subject, "\(named) (\(scope)) runs \(program) by name, found in \(directory) on this PATH only: git run from cron, systemd or an IDE (PATH=/usr/bin:/bin) will not find it",
+                                   fix: fix + " (it writes the full path)")
+            }
+            found = first
+        }
+        if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
+            return HealthCheck(.warn, subject, "git runs \(found), not this \(here)", fix: "run its doctor, or make git run this one: " + fix)
+        }
+        // The store checks above are of the store doctor's own options name.
+        guard line.arguments == arguments else {
+            let options = line.arguments.isEmpty ? "no options" : line.arguments.map(HelperLine.quoted).joined(separator: " ")
+            return HealthCheck(.warn, subject, "git runs \(found) with \(options), so the store checked here is not the one git uses",
+                               fix: ([HelperLine.invocation(name), "doctor"] + line.arguments.map(HelperLine.quoted)).joined(separator: " "))
+        }
+        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(HelperLine.quoted).joined(separator: " ")))
+    }
+
+    /// The configure command that writes a line with these options in that scope.
+    static func configureLine(_ name: String, arguments: [String], scope: String) -> String {
+        let place = ["system": ["--system"], "local": ["--local"]][scope] ?? []
+        return ([HelperLine.invocation(name), "configure"] + arguments.map(HelperLine.quoted) + place).joined(separator: " ")
+    }
+
+    /// A plaintext file git-credential-store left, with the line that moves it into the store.
+    static func plaintext(_ name: String, arguments: [String]) -> HealthCheck {
+        guard let move = PlaintextFiles.importLine(name, arguments: arguments) else {
+            let files = PlaintextFiles.all
+            return HealthCheck(.ok, "plaintext", files.isEmpty ? "HOME is not set, so git has no plaintext file to read"
+                               : "no \(files.joined(separator: " or ")) holds credentials in clear")
+        }
+        return HealthCheck(.warn, "plaintext", "\(move.files) \(move.count == 1 ? "holds" : "hold") credentials in clear, readable by any program you run",
+                           fix: move.command)
+    }
+
+    /// Store, read back and erase a throwaway credential, as git would, in a throwaway
+    /// store: a store that does not exist yet must not be created by doctor.
     static func roundTrip(_ settings: some StoreSettings) -> HealthCheck {
+        do {
+            return try TemporaryDirectory.with(prefix: "git-credential-doctor") { roundTrip(in: settings.throwaway(in: $0)) }
+        } catch let error as HelperError {
+            return HealthCheck(.fail, "round trip", error.message, fix: error.fix)
+        } catch {
+            return HealthCheck(.fail, "round trip", "\(error)")
+        }
+    }
+
+    static func roundTrip(in settings: some StoreSettings) -> HealthCheck {
         let subject = "round trip"
         let secret = Value(Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255) }))
-        let credential = Credential(protocol: "https", host: "git-credential-doctor.invalid", username: "doctor", password: secret)
-        let request = Credential(protocol: "https", host: "git-credential-doctor.invalid", username: "doctor")
+        // A user of this run's own: two doctors at once on one keyring each find their own item.
+        let username = Value("doctor-" + Hex.encode((0..<4).map { _ in UInt8.random(in: 0...255) }))
+        let credential = Credential(protocol: "https", host: "git-credential-doctor.invalid", username: username, password: secret)
+        let request = Credential(protocol: "https", host: "git-credential-doctor.invalid", username: username)
         defer { _ = try? HelperActions.erase(request, from: settings.openExisting) }
         do {
             try HelperActions.store(credential, now: now(), in: settings.openOrCreate)

@@ -18,6 +18,17 @@ struct GitConfig {
         return result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// The key's values, in order, each with the scope that sets it (`system`, `global`,
+    /// `local`, `worktree`, `command`).
+    func scopedValues() throws -> [(scope: String, value: String)] {
+        let result = try Self.git(["config", "-z", "--show-scope"] + (scope.map { [$0] } ?? []) + ["--get-all", key])
+        if result.status == 1 { return [] }
+        try Self.check(result, doing: "read \(key)")
+        // Each value is its scope, NUL, the value, NUL.
+        let fields = result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+        return stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
+    }
+
     /// Sets the key's values in this scope to `values`, in order.
     func replace(_ old: [String], with values: [String]) throws {
         let scope = self.scope.map { [$0] } ?? []

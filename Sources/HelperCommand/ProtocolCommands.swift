@@ -19,6 +19,12 @@ public protocol StoreSettings {
     mutating func set(option name: String, to value: String) -> Bool
     /// The backend's own checks for `doctor` (service, files, modes, lock state).
     func diagnose() -> [HealthCheck]
+    /// The options given, as configure writes them into the helper line (paths absolute);
+    /// throws for one that means nothing there.
+    func helperArguments() throws -> [String]
+    /// The same backend with its files in `directory`: doctor's round trip there creates
+    /// and changes nothing of the user's (a backend without files is itself).
+    func throwaway(in directory: String) -> Self
 }
 
 extension StoreSettings {
@@ -37,7 +43,7 @@ extension StoreSettings {
     }
 
     /// `--name=value` as (name, value), `--name` as (name, nil); `nil` for anything else.
-    static func option(_ argument: String) -> (name: String, value: String?)? {
+    public static func option(_ argument: String) -> (name: String, value: String?)? {
         guard argument.hasPrefix("--") else { return nil }
         let option = argument.dropFirst(2)
         guard let equals = option.firstIndex(of: "=") else { return (String(option), nil) }

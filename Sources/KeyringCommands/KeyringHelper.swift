@@ -67,6 +67,17 @@ public struct KeyringSettings: StoreSettings {
 
     public func openExisting() throws -> CredentialStore? { try open() }
     public func openOrCreate() throws -> CredentialStore { try open() }
+
+    public func helperArguments() throws -> [String] { try sqlite.helperArguments() }
+
+    /// The keyring itself (its round trip item is erased), and a new SQLite store, never
+    /// locked, in `directory`: a locked store of the user's cannot keep the item from
+    /// being erased.
+    public func throwaway(in directory: String) -> KeyringSettings {
+        var settings = KeyringSettings()
+        settings.sqlite = sqlite.throwaway(in: directory)
+        return settings
+    }
 }
 
 public struct KeyringOptions: StoreOptions {

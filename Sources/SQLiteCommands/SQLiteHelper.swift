@@ -5,6 +5,10 @@ import HelperCommand
 import SQLiteStore
 import TransferCommands
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `git-credential-sqlite`: the encrypted SQLite store.
 public struct SQLiteHelper: HelperRoot {
     public typealias Options = SQLiteOptions
@@ -104,6 +108,33 @@ public struct SQLiteSettings: StoreSettings {
 
     public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+
+    /// --db and --key-file as given, absolute, after the checks every command makes of them.
+    public func helperArguments() throws -> [String] {
+        if passphraseFD != nil {
+            throw HelperError(.usage, "--passphrase-fd names a descriptor of this command, which git's calls of the helper do not have",
+                              fix: "leave it out: git's calls ask for the passphrase, or use git-credential-sqlite unlock")
+        }
+        _ = try location
+        return [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in
+            path.map { ["--" + name, absolute(expandingTilde($0))] } ?? []
+        }
+    }
+
+    /// A new store with its own key file in `directory`, whatever the options say.
+    public func throwaway(in directory: String) -> SQLiteSettings {
+        var settings = SQLiteSettings()
+        settings.database = directory + "/credentials.db"
+        settings.keyFile = directory + "/key"
+        return settings
+    }
+}
+
+/// A path as configure writes it: git runs the helper in whatever directory it works in.
+func absolute(_ path: String) -> String {
+    guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+    defer { free(cwd) }
+    return String(cString: cwd) + "/" + path
 }
 
 public struct SQLiteOptions: StoreOptions {
@@ -182,33 +213,26 @@ struct InitCommand: ParsableCommand {
     /// `credential.<url>.helper` values running sqlite or keyring, with their --db and
     /// --key-file): converting one store must not wipe a key file another still needs.
     static func configuredStores() -> [StoreLocation] {
-        guard let result = Subprocess.run("git", ["config", "--get-regexp", #"^credential\..*helper$"#], input: []),
+        // -z: each entry is the key, a line break, the value and a NUL; a value may hold a line break.
+        guard let result = Subprocess.run("git", ["config", "-z", "--get-regexp", #"^credential\..*helper$"#], input: []),
               result.succeeded else { return [] }
-        return result.outputText.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ").dropFirst().map { $0.trimmingQuotes }
-            guard let program = words.first,
-                  ["sqlite", "keyring"].contains(where: { program == $0 || program.hasSuffix("git-credential-" + $0) }) else { return nil }
+        return result.outputText.split(separator: "\0").compactMap { entry in
+            guard let newline = entry.firstIndex(of: "\n") else { return nil }
+            let line = HelperLine(parsing: String(entry[entry.index(after: newline)...]))
+            guard ["sqlite", "keyring"].contains(where: line.runs) else { return nil }
+            // Every option read that can be, none refused: a store left out here could lose its key file.
             var settings = SQLiteSettings()
-            var remaining = words.dropFirst()[...]
+            var remaining = line.arguments[...]
             while let word = remaining.popFirst() {
-                guard word.hasPrefix("--") else { continue }
-                let parts = word.dropFirst(2).split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2 {
-                    _ = settings.set(option: parts[0], to: parts[1])
-                } else if let value = remaining.first, settings.set(option: parts[0], to: value) {
+                guard let (name, inline) = SQLiteSettings.option(word) else { continue }
+                if let inline {
+                    _ = settings.set(option: name, to: inline)
+                } else if let value = remaining.first, settings.set(option: name, to: value) {
                     remaining.removeFirst()
                 }
             }
             return try? settings.location
         }
-    }
-}
-
-extension StringProtocol {
-    /// A shell word without the quotes around it (git runs helper values through the shell).
-    var trimmingQuotes: String {
-        guard count >= 2, let first, first == last, first == "'" || first == "\"" else { return String(self) }
-        return String(dropFirst().dropLast())
     }
 }
 

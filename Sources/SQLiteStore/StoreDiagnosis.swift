@@ -14,6 +14,10 @@ public enum StoreDiagnosis {
             return [HealthCheck(.fail, "store", error.message, fix: error.fix)]
         }
         guard PrivateFiles.exists(database) else {
+            // What the first store checks before it creates anything (openOrCreate).
+            do throws(HelperError) { try StoreFiles.checkKeyFile(location.keyFile) } catch {
+                return [HealthCheck(.fail, "key file", error.message, fix: error.fix)]
+            }
             return [HealthCheck(.ok, "store", "\(database) does not exist yet; the first store creates it")]
         }
         var checks = [mode(of: PrivateFiles.directory(of: database), expected: 0o700, what: "store directory"),

@@ -61,6 +61,10 @@ public struct SecretServiceSettings: StoreSettings {
 
     public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect() }
     public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect() }
+
+    public func helperArguments() throws -> [String] { [] }
+    /// The keyring itself: doctor's round trip erases its item there.
+    public func throwaway(in directory: String) -> SecretServiceSettings { self }
 }
 
 public struct SecretServiceOptions: StoreOptions {

@@ -79,9 +79,9 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
 
     func readSources() throws -> [ImportSource] {
         if let from { return [try Sibling.export(from.rawValue)] }
-        let paths = files.isEmpty ? DefaultFiles.existing : files
+        let paths = files.isEmpty ? PlaintextFiles.existing : files
         if paths.isEmpty {
-            throw HelperError(.usage, "nothing to import: no file given, and neither \(DefaultFiles.all.joined(separator: " nor ")) exists",
+            throw HelperError(.usage, "nothing to import: no file given, and neither \(PlaintextFiles.all.joined(separator: " nor ")) exists",
                               fix: "name a file, or use --from sqlite or --from secretservice")
         }
         return try paths.map { path in
@@ -150,16 +150,6 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
 }
 
 /// The files git-credential-store reads when it is given none.
-enum DefaultFiles {
-    static var all: [String] {
-        let home = SystemIO.environment("HOME") ?? ""
-        let config = SystemIO.environment("XDG_CONFIG_HOME") ?? home + "/.config"
-        return [home + "/.git-credentials", config + "/git/credentials"]
-    }
-
-    static var existing: [String] { all.filter { access($0, F_OK) == 0 } }
-}
-
 /// Another backend's helper, run beside this one: its store is read through its own
 /// code (and libraries), and the secrets come through a pipe, never a file.
 enum Sibling {

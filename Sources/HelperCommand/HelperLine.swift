@@ -1,0 +1,147 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A credential.helper value as git runs it (credential.c, credential_do): `!cmd` is
+/// run by the shell as it stands, an absolute path too, and anything else is a short
+/// name, `NAME args` running `git credential-NAME args`; each through `sh -c` with the
+/// action appended. Read and written here only, so that configure, doctor and init read
+/// a value as git's shell does.
+public struct HelperLine: Equatable, Sendable {
+    /// The first shell word: a short name, a program found on PATH, or a path.
+    public var program: String
+    /// The other shell words: the helper's options.
+    public var arguments: [String]
+    /// Whether git runs the program as `git credential-PROGRAM` (neither `!` nor a path).
+    public var isShortName: Bool
+
+    public init(program: String, arguments: [String]) {
+        self.program = program
+        self.arguments = arguments
+        isShortName = false
+    }
+
+    /// A configured value read as git's shell would split it.
+    public init(parsing value: String) {
+        let command = value.hasPrefix("!") ? String(value.dropFirst()) : value
+        let words = Self.words(command)
+        program = words.first ?? ""
+        arguments = Array(words.dropFirst())
+        isShortName = !value.hasPrefix("!") && !value.hasPrefix("/")
+    }
+
+    /// Whether the value runs git-credential-NAME, with or without options: by its
+    /// short name, on PATH, or by a path ending in it.
+    public func runs(_ name: String) -> Bool {
+        isShortName ? program == name : program == "git-credential-" + name || program.hasSuffix("/git-credential-" + name)
+    }
+
+    /// The value for git config. An absolute path with only plainly safe characters is
+    /// written as it is (git takes a value starting with `/` as a path); any other is
+    /// single-quoted behind `!`, since git takes a value that does not start with `/` or
+    /// `!` for a short name. Each argument is quoted the same way.
+    public var value: String {
+        let head = isShortName || (program.hasPrefix("/") && Self.isPlain(program)) ? program : "!" + Self.quoted(program)
+        return ([head] + arguments.map(Self.quoted)).joined(separator: " ")
+    }
+
+    /// The shell words of `command` as sh splits them: blanks end a word, single quotes
+    /// keep everything, double quotes keep all but `\` before `$`, `` ` ``, `"`, `\` and a
+    /// line break, and a backslash outside quotes keeps the next character. Expansions
+    /// are kept as written (a helper value with one is not ours to rewrite anyway).
+    public static func words(_ command: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in command {
+            if escaped {
+                // Inside double quotes a backslash stays unless it escapes one of these;
+                // before a line break it joins lines.
+                if quote == "\"" && !"$`\"\\\n".contains(character) { word.append("\\") }
+                if character != "\n" { word.append(character) }
+                escaped = false
+            } else if quote == "'" {
+                if character == "'" { quote = nil } else { word.append(character) }
+            } else if quote == "\"" {
+                if character == "\"" {
+                    quote = nil
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    word.append(character)
+                }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == "\\" {
+                escaped = true
+                inWord = true
+            } else if character == " " || character == "\t" || character == "\n" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// A word as the shell reads it back unchanged: as it is when plain, else in single quotes.
+    public static func quoted(_ word: String) -> String {
+        !word.isEmpty && isPlain(word) ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    /// Only characters no shell gives a meaning to in a word (an allow-list: a deny-list
+    /// once forgot TAB, where git's shell split a path).
+    static func isPlain(_ word: String) -> Bool {
+        word.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "/", ".", "_", "-", "+", ",", ":", "@", "%", "=": true
+            default: false
+            }
+        }
+    }
+
+    /// The line configure writes for this program: its absolute path, so that git finds
+    /// it whatever PATH git runs with (cron, systemd, an IDE). The path PATH leads to
+    /// when that is this very file (a package's /usr/bin, or a link a package manager
+    /// moves to each new version on upgrade), else the file itself (a build directory).
+    public static func forThisProgram(_ name: String, arguments: [String]) -> HelperLine {
+        HelperLine(program: thisProgram(name) ?? "git-credential-" + name, arguments: arguments)
+    }
+
+    static func thisProgram(_ name: String) -> String? {
+        let here = Subprocess.currentExecutable
+        if let found = Subprocess.which("git-credential-" + name), found.hasPrefix("/"),
+           here == nil || Subprocess.realPath(found) == here, isTrusted(found) {
+            return found
+        }
+        return here
+    }
+
+    /// Whether only we and root can change what `path` runs: the link or file is theirs
+    /// (a file not writable by others), and so is each directory up to /. A link someone
+    /// else made, in a directory they can write, leads to us today and to their program
+    /// tomorrow, which git would then give every credential.
+    static func isTrusted(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_uid == geteuid() || info.st_uid == 0,
+              info.st_mode & S_IFMT == S_IFLNK || info.st_mode & 0o022 == 0 else { return false }
+        do throws(HelperError) { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return false }
+        return true
+    }
+
+    /// How a person runs this program, for a fix to type: by name when PATH leads here.
+    public static func invocation(_ name: String) -> String {
+        let program = "git-credential-" + name
+        if let found = Subprocess.which(program), Subprocess.realPath(found) == Subprocess.currentExecutable { return program }
+        return Subprocess.currentExecutable.map(quoted) ?? program
+    }
+}
