@@ -60,8 +60,10 @@ public struct SQLiteSettings: StoreSettings {
 
     public mutating func set(option name: String, to value: String) -> Bool {
         switch name {
-        case Names.database: database = value
-        case Names.keyFile: keyFile = value
+        // A relative path is not taken here, on git's fast path: the full parser reports it.
+        case Names.database, Names.keyFile:
+            guard (try? StoreLocation.absolute(expandingTilde(value), namedBy: "--" + name)) != nil else { return false }
+            if name == Names.database { database = value } else { keyFile = value }
         case Names.passphraseFD:
             guard let fd = Int32(value) else { return false }
             passphraseFD = fd
@@ -91,7 +93,22 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
+    /// What named the store, if anything did: such a store that does not exist is a typo
+    /// or a store not made yet, never an empty one.
+    var namedBy: String? {
+        if database != nil { return "--db" }
+        if keyFile != nil { return "--key-file" }
+        return [StoreLocation.databaseVariable, StoreLocation.keyFileVariable].first { SystemIO.environment($0) != nil }
+    }
+
+    public func openExisting() throws -> CredentialStore? {
+        let location = try location
+        if let namedBy, !PrivateFiles.exists(location.database) {
+            throw HelperError(.notFound, "there is no store at \(Trace.quoted(location.database)) (named by \(namedBy))",
+                              fix: "check \(namedBy) for a typo, or create the store with git-credential-sqlite init and the same options")
+        }
+        return try SQLiteCredentialStore.openExisting(location, passphrase: passphrase)
+    }
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
 }
 
