@@ -47,9 +47,9 @@ public struct HostOrURL: Equatable, Sendable {
     public func matches(_ item: Credential) -> Bool {
         if item.isMatched(by: request, for: .lookup) { return true }
         guard anyPort, let host = item.host, Self.port(of: host) != nil else { return false }
-        var exact = request
-        exact.host = Self.withoutPort(host)
-        return item.isMatched(by: exact, for: .lookup)
+        var onDefaultPort = item
+        onDefaultPort.host = Self.withoutPort(host)
+        return onDefaultPort.isMatched(by: request, for: .lookup)
     }
 
     /// The exact requests that erase what this names from `items` (a store's list): one

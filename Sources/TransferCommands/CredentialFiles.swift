@@ -51,10 +51,10 @@ enum GitCredentialsFile {
         return source
     }
 
-    /// What keeps a credential read from a line from being stored.
+    /// What keeps a credential read from a line from being stored (a URL always has a
+    /// protocol and a host, if an empty one).
     static func missing(in credential: Credential) -> String {
-        if credential.host?.isEmpty ?? true, credential.path == nil { return "no host" }
-        return credential.username == nil ? "no username" : "no password"
+        credential.username == nil ? "no username or password" : "no password"
     }
 
     /// The line git-credential-store would write; `nil` for what it cannot hold: no

@@ -133,7 +133,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 continue
             }
             if source.skipped > 0 {
-                kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped) entries in it were not imported (\(source.skippedLinesText))",
+                kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped == 1 ? "1 entry in it was" : "\(source.skipped) entries in it were") not imported (\(source.skippedLinesText))",
                                         fix: "move them by hand, then remove the file"))
                 continue
             }

@@ -36,7 +36,7 @@ import Testing
 
     @Test func getAnswersNothingSilentlyWithATraceNote() throws {
         let trace = sandbox.root + "/trace"
-        let get = try sandbox.sqlite().with(environment: ["GIT_TRACE": trace]).run(["--db", typo, "get"], input: wire("protocol=https", "host=a.example"))
+        let get = try sandbox.sqlite().with(environment: ["GIT_CREDENTIAL_TRACE": trace]).run(["--db", typo, "get"], input: wire("protocol=https", "host=a.example"))
         expectSilentMiss(get)
         let traced = String(decoding: contents(of: trace) ?? [], as: UTF8.self)
         #expect(traced.contains("answered nothing: git-credential-sqlite: there is no store at \(typo) (named by --db)"), "\(traced)")
