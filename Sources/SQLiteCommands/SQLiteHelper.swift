@@ -116,12 +116,12 @@ public struct SQLiteOptions: StoreOptions {
     typealias Names = SQLiteSettings.Names
 
     @Option(name: .customLong(Names.database), help: ArgumentHelp(
-        "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
+        "The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
         valueName: "path"))
     var database: String?
 
     @Option(name: .customLong(Names.keyFile), help: ArgumentHelp(
-        "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
+        "The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
         valueName: "path"))
     var keyFile: String?
 
