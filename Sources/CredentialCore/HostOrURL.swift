@@ -68,11 +68,13 @@ public struct HostOrURL: Equatable, Sendable {
     }
 
     /// The port of `host:port` (digits after the last colon, after any `]` of an IPv6
-    /// address), or `nil`.
+    /// address), or `nil`. Written as a number is written (no leading zero), so that
+    /// host and port give back the very host stored (`list --format json` splits them).
     public static func port(of host: Value) -> UInt16? {
         guard let colon = host.bytes.lastIndex(of: 0x3A), !host.bytes[colon...].contains(0x5D) else { return nil }
         let digits = host.bytes[(colon + 1)...]
-        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+              digits.first != 0x30 || digits.count == 1 else { return nil }
         return UInt16(exactly: digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
     }
 

@@ -16,7 +16,7 @@ enum CredentialJSON {
                 ("path", string(item.path)),
                 ("username", string(item.username)),
                 ("password_expiry_utc", item.passwordExpiryUTC.map { String($0) } ?? "null"),
-                ("expires", item.passwordExpiryUTC.map { string(Value(CredentialTable.isoTime($0))) } ?? "null"),
+                ("expires", string(item.passwordExpiryUTC.flatMap(CredentialTable.isoTime).map { Value($0) })),
                 ("backend", string(Value(stored.backend))),
             ]
             return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"

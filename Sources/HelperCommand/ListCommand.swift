@@ -132,17 +132,18 @@ enum CredentialTable {
     }
 
     static func expiry(_ seconds: UInt64, now: UInt64) -> String {
-        let text = time(seconds, format: "%Y-%m-%d %H:%M UTC")
+        let text = time(seconds, format: "%Y-%m-%d %H:%M UTC") ?? "\(seconds) s after 1970"
         return seconds < now ? text + " (expired)" : text
     }
 
     /// ISO 8601 in UTC, for scripts.
-    static func isoTime(_ seconds: UInt64) -> String { time(seconds, format: "%Y-%m-%dT%H:%M:%SZ") }
+    static func isoTime(_ seconds: UInt64) -> String? { time(seconds, format: "%Y-%m-%dT%H:%M:%SZ") }
 
-    static func time(_ seconds: UInt64, format: String) -> String {
+    /// `nil` for a time no calendar date holds (git takes any number as an expiry).
+    static func time(_ seconds: UInt64, format: String) -> String? {
         var time = time_t(clamping: seconds)
         var parts = tm()
-        gmtime_r(&time, &parts)
+        guard gmtime_r(&time, &parts) != nil else { return nil }
         var buffer = [UInt8](repeating: 0, count: 64)
         let length = buffer.withUnsafeMutableBufferPointer { pointer in
             pointer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress, $0.count, format, &parts) }

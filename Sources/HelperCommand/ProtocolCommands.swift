@@ -99,7 +99,7 @@ enum ProtocolAction: String {
                 }
             } catch let error as HelperError where error.kind == .notFound {
                 // git's get stays quiet (it runs on every fetch); list and the others say it.
-                Trace.note("answered nothing: " + error.line(program: CommandLine.programName))
+                Trace.note("answered nothing: " + error.message)
             } catch let error as HelperError where error.kind == .unavailable {
                 // git moves on to the next helper or its own prompt: say why once, exit 0.
                 let line = error.line(program: CommandLine.programName)

@@ -27,7 +27,7 @@ struct HostOrURLTests {
         }
         #expect(url.matches(Self.item("https", "github.com")) && !url.matches(Self.item("https", "github.com:8443")))
         // Not a port: no digits, a port too long, another host with the same start.
-        for host: Value in ["github.com:", "github.com:abc", "github.com:123456", "github.community", "github.com.evil", "evil.github.com"] {
+        for host: Value in ["github.com:", "github.com:abc", "github.com:123456", "github.com:65536", "github.com:0443", "github.community", "github.com.evil", "evil.github.com"] {
             #expect(!bare.matches(Self.item("https", host)), "\(host)")
         }
         #expect(try HostOrURL.parse("[::1]").matches(Self.item("https", "[::1]:8443")))

@@ -57,4 +57,16 @@ import Testing
         // The table shows the same item on one line, escaped.
         #expect(try helper("list").stdoutLines.count == 2)
     }
+
+    /// git takes any number as an expiry: one past every calendar is listed as a number.
+    @Test func anExpiryNoCalendarHoldsIsShownAsANumber() throws {
+        let helper = sandbox.sqlite()
+        expectSuccess(try helper.store(wire("protocol=https", "host=a.example", "username=alice", "password=pa",
+                                            "password_expiry_utc=18446744073709551615")))
+        let items = try parsed(helper("list", "--format", "json"))
+        #expect(items.count == 1 && items[0]["expires"] is NSNull && (items[0]["password_expiry_utc"] as? NSNumber)?.uint64Value == UInt64.max,
+                "\(items)")
+        let table = try helper("list")
+        #expect(table.stdoutLines.count == 2 && table.stdoutLines[1].contains("18446744073709551615 s after 1970"), "\(table)")
+    }
 }

@@ -39,7 +39,7 @@ import Testing
         let get = try sandbox.sqlite().with(environment: ["GIT_CREDENTIAL_TRACE": trace]).run(["--db", typo, "get"], input: wire("protocol=https", "host=a.example"))
         expectSilentMiss(get)
         let traced = String(decoding: contents(of: trace) ?? [], as: UTF8.self)
-        #expect(traced.contains("answered nothing: git-credential-sqlite: there is no store at \(typo) (named by --db)"), "\(traced)")
+        #expect(traced.contains("get: answered nothing: there is no store at \(typo) (named by --db)"), "\(traced)")
         #expect(!fileExists(sandbox.root + "/typo"))
         // store and init make it; then everything works.
         let helper = sandbox.sqlite(["--db", typo])
