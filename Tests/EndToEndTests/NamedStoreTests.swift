@@ -52,6 +52,20 @@ import Testing
         expectSuccess(try sandbox.sqlite().run(["--db", other, "list"]))
     }
 
+    /// git-credential-keyring's SQLite store is a fallback: the keyring may have taken
+    /// every credential, so a --db that names no store yet is no error there.
+    @Test func theKeyringHelpersFallbackStoreMayBeMissing() throws {
+        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        let keyring = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        expectSuccess(try keyring("--db", typo, "store", input: Self.credential))
+        let listed = try keyring("--db", typo, "list")
+        #expect(listed.exitCode == 0 && listed.stdoutLines.count == 2 && listed.stdoutLines[1].hasSuffix("secretservice"), "\(listed)")
+        #expect(!fileExists(sandbox.root + "/typo"))
+        let relative = try keyring("--db", "store.db", "list")
+        expectOneLineFailure(relative, exitCode: 2, mentioning: ["--db store.db is not an absolute path"])
+    }
+
     @Test func theDefaultStoreMissingListsNothing() throws {
         let listed = try sandbox.sqlite().run(["list"])
         expectSuccess(listed)
