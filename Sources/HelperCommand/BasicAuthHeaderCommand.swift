@@ -32,7 +32,8 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        let credential = try WireFormat.read(from: 0)
+        let credential: Credential
+        do { credential = try WireFormat.read(from: 0) } catch { throw error.asInputError("no header was written") }
         Trace.note("read " + Trace.describe(credential))
         guard let username = credential.username, let password = credential.password else {
             throw HelperError(.usage, "the input has no \(credential.username == nil ? "username" : "password")",

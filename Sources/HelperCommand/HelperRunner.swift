@@ -108,7 +108,8 @@ public enum HelperRunner {
         case let error as HelperError:
             return (error.kind == .usage ? 2 : 1, 2, error.line(program: program))
         case let error as ProtocolError:
-            return (2, 2, "\(program): invalid credential input: \(error.message); nothing was stored")
+            // Each command says what it did with bad input (asInputError); this is the rest.
+            return (2, 2, HelperError(.usage, "invalid credential input: \(error.message)").line(program: program))
         case let error as ExitCode:
             return (error.rawValue, 2, nil)
         default:

@@ -13,21 +13,43 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
             commandName: "list",
             abstract: "List stored credentials: protocol, host, path, user, expiry and backend, never a secret.",
             discussion: """
+                A host alone lists it on every port, for every protocol, path and user \
+                (github.com covers github.com:8443); a host:port, that port only; a URL, what \
+                git would send for it (https://github.com: https on the default port only), \
+                and its user and path if it has them. erase reads its HOST-OR-URL the same way.
+
+                --format json prints an array of objects with protocol, host, port, path, \
+                username, password_expiry_utc (seconds since 1970, or null), expires (ISO \
+                8601) and backend; [] when nothing is stored. The table prints nothing then, \
+                not even its header.
+
                 Examples:
                   git-credential-\(name) list
                   git-credential-\(name) list github.com
+                  git-credential-\(name) list https://alice@github.com:8443/org/repo
+                  git-credential-\(name) list --format json
                 """)
     }
 
     @OptionGroup var options: Options
-    @Argument(help: ArgumentHelp("Only credentials for this host (host or host:port).", valueName: "host"),
+    @Option(help: ArgumentHelp("table for people, json for scripts.", valueName: "format"))
+    var format: ListFormat = .table
+    @Argument(help: ArgumentHelp("Only credentials for this host (every port) or host:port, or that a URL would select.",
+                                 valueName: "host-or-url"),
               completion: StoredHosts<Options>.completion)
     var host: String?
 
+    enum ListFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
+
     public func run() throws {
+        // Read before the store is opened: a mistyped host fails without a passphrase prompt.
+        let target = try host.map(HostOrURL.parse)
         let items = try options.settings.openExisting()?.list() ?? []
-        let shown = items.filter { host == nil || $0.credential.host?.text == host }
-        SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
+        let shown = items.filter { target?.matches($0.credential) ?? true }
+        switch format {
+        case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
+        case .json: SystemIO.writeAll(1, CredentialJSON.render(shown))
+        }
     }
 }
 
@@ -83,13 +105,11 @@ enum StoredHosts<Options: StoreOptions> {
 enum CredentialTable {
     static func render(_ items: [StoredItem], now: UInt64) -> String {
         let header = ["PROTOCOL", "HOST", "PATH", "USERNAME", "EXPIRES", "BACKEND"]
-        let rows = items
-            .map { stored in
-                let item = stored.credential
-                return [shown(item.protocol), shown(item.host), shown(item.path), shown(item.username),
-                        item.passwordExpiryUTC.map { expiry($0, now: now) } ?? "never", stored.backend]
-            }
-            .sorted { $0.lexicographicallyPrecedes($1) }
+        let rows = items.sorted(by: order).map { stored in
+            let item = stored.credential
+            return [shown(item.protocol), shown(item.host), shown(item.path), shown(item.username),
+                    item.passwordExpiryUTC.map { expiry($0, now: now) } ?? "never", stored.backend]
+        }
         if rows.isEmpty { return "" }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -102,16 +122,33 @@ enum CredentialTable {
         return Trace.quoted(value.bytes)
     }
 
+    /// The order of both formats: by protocol, host, path, user, then backend.
+    static func order(_ one: StoredItem, _ other: StoredItem) -> Bool {
+        func key(_ item: StoredItem) -> [[UInt8]] {
+            let fields = [item.credential.protocol, item.credential.host, item.credential.path, item.credential.username]
+            return fields.map { $0?.bytes ?? [] } + [Array(item.backend.utf8)]
+        }
+        return key(one).lexicographicallyPrecedes(key(other)) { $0.lexicographicallyPrecedes($1) }
+    }
+
     static func expiry(_ seconds: UInt64, now: UInt64) -> String {
+        let text = time(seconds, format: "%Y-%m-%d %H:%M UTC") ?? "\(seconds) s after 1970"
+        return seconds < now ? text + " (expired)" : text
+    }
+
+    /// ISO 8601 in UTC, for scripts.
+    static func isoTime(_ seconds: UInt64) -> String? { time(seconds, format: "%Y-%m-%dT%H:%M:%SZ") }
+
+    /// `nil` for a time no calendar date holds (git takes any number as an expiry).
+    static func time(_ seconds: UInt64, format: String) -> String? {
         var time = time_t(clamping: seconds)
         var parts = tm()
-        gmtime_r(&time, &parts)
-        var buffer = [UInt8](repeating: 0, count: 32)
+        guard gmtime_r(&time, &parts) != nil else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 64)
         let length = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress, $0.count, "%Y-%m-%d %H:%M UTC", &parts) }
+            pointer.withMemoryRebound(to: CChar.self) { strftime($0.baseAddress, $0.count, format, &parts) }
         }
-        let text = String(decoding: buffer.prefix(length), as: UTF8.self)
-        return seconds < now ? text + " (expired)" : text
+        return String(decoding: buffer.prefix(length), as: UTF8.self)
     }
 }
 

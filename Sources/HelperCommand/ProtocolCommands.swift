@@ -79,9 +79,19 @@ enum ProtocolAction: String {
         }
     }
 
+    /// What was done with input that is not the protocol.
+    var outcome: String {
+        switch self {
+        case .get: "nothing was looked up"
+        case .store: "nothing was stored"
+        case .erase: "nothing was erased"
+        }
+    }
+
     func run(_ settings: some StoreSettings) throws {
         Trace.enter(rawValue)
-        let request = try WireFormat.read(from: 0)
+        let request: Credential
+        do { request = try WireFormat.read(from: 0) } catch { throw error.asInputError(outcome) }
         Trace.note("request " + Trace.describe(request))
         switch self {
         case .get:
@@ -93,6 +103,9 @@ enum ProtocolAction: String {
                 } else {
                     Trace.note("answered nothing (no item matched, or each has expired without a refresh token or has only a credential for a caller without capability[]=authtype)")
                 }
+            } catch let error as HelperError where error.kind == .notFound {
+                // git's get stays quiet (it runs on every fetch); list and the others say it.
+                Trace.note("answered nothing: " + error.message)
             } catch let error as HelperError where error.kind == .unavailable {
                 // git moves on to the next helper or its own prompt: say why once, exit 0.
                 let line = error.line(program: CommandLine.programName)
@@ -142,8 +155,10 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         return CommandConfiguration(
             commandName: "erase", abstract: ProtocolAction.erase.abstract,
             discussion: """
-                Given a host or URL instead, erases what it matches and says how many: a \
-                part left out matches anything (a host alone: every protocol, path and user).
+                Given a host or URL instead, erases what it selects, as list shows it, and \
+                says how many: a host alone, every protocol, port, path and user of it \
+                (github.com covers github.com:8443); a host:port, that port only; a URL, what \
+                git would send for it, and its user and path if it has them.
 
                 Examples:
                   printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
@@ -152,29 +167,21 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
                 """)
     }
     @OptionGroup var options: Options
-    @Argument(help: ArgumentHelp("A host or URL to erase, instead of a request on standard input.", valueName: "host-or-url"),
+    @Argument(help: ArgumentHelp("A host (every port), host:port or URL to erase, instead of a request on standard input.",
+                                 valueName: "host-or-url"),
               completion: StoredHosts<Options>.completion)
     var target: String?
 
     public func run() throws {
         guard let target else { return try ProtocolAction.erase.run(options.settings) }
-        let request = try Self.request(naming: target)
-        let erased = try HelperActions.erase(request, from: options.settings.openExisting)
+        let selected = try HostOrURL.parse(target)
+        var erased = 0
+        if let store = try options.settings.openExisting() {
+            // A host alone covers its ports: the store's own list says which there are.
+            let items = selected.anyPort ? try store.list().map(\.credential) : []
+            for request in selected.requests(covering: items) { erased += try HelperActions.erase(request) { store } }
+        }
         SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")
-    }
-
-    /// The request a HOST-OR-URL argument stands for (also read by git-credential-keyring which).
-    public static func request(naming target: String) throws -> Credential {
-        let request: Credential
-        do {
-            request = target.contains("://") ? try CredentialURL.parse(Value(target)) : Credential(host: Value(target))
-        } catch {
-            throw HelperError(.usage, "\(target) is not a URL git would send: \(error.message)", fix: "give a host, or a URL such as https://example.com")
-        }
-        guard request.hasAnyKeyField, !(request.host?.isEmpty ?? false) || request.path != nil else {
-            throw HelperError(.usage, "\(target) names no host", fix: "give a host, or use erase-all to erase everything")
-        }
-        return request
     }
 }
 

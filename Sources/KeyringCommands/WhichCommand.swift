@@ -28,8 +28,8 @@ struct WhichCommand: ParsableCommand {
     var target: String?
 
     func run() throws {
-        // The same reading as erase's, so both understand a HOST-OR-URL alike.
-        let request = try target.map(EraseCommand<KeyringOptions>.request(naming:))
+        // The same reading as list's and erase's, so all understand a HOST-OR-URL alike.
+        let request = try target.map { try HostOrURL.parse($0).request }
         // Asked before prompts are turned off: whether a get from here could ask someone.
         let someoneToAsk = SecretPrompt.canAsk
         SecretPrompt.allowed = false

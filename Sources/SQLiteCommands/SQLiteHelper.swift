@@ -65,14 +65,16 @@ public struct SQLiteSettings: StoreSettings {
     var database: String?
     var keyFile: String?
     var passphraseFD: Int32?
-    var gracePeriod = defaultGracePeriod
+    var gracePeriod: TimeSpan?
 
     public init() {}
 
     public mutating func set(option name: String, to value: String) -> Bool {
         switch name {
-        case Names.database: database = value
-        case Names.keyFile: keyFile = value
+        // A relative path is not taken here, on git's fast path: the full parser reports it.
+        case Names.database, Names.keyFile:
+            guard (try? StoreLocation.absolute(expandingTilde(value), namedBy: "--" + name)) != nil else { return false }
+            if name == Names.database { database = value } else { keyFile = value }
         case Names.passphraseFD:
             guard let fd = Int32(value) else { return false }
             passphraseFD = fd
@@ -94,7 +96,7 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD, gracePeriod: gracePeriod) }
+    public var passphrase: PassphraseSource { PassphraseSource(fd: passphraseFD, gracePeriod: gracePeriod ?? Self.defaultGracePeriod) }
 
     public func diagnose() -> [HealthCheck] {
         do {
@@ -106,19 +108,36 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    public func openExisting() throws -> CredentialStore? { try SQLiteCredentialStore.openExisting(location, passphrase: passphrase) }
+    /// What named the store, if anything did: such a store that does not exist is a typo
+    /// or a store not made yet, never an empty one.
+    var namedBy: String? {
+        if database != nil { return "--db" }
+        if keyFile != nil { return "--key-file" }
+        return [StoreLocation.databaseVariable, StoreLocation.keyFileVariable].first { SystemIO.environment($0) != nil }
+    }
+
+    public func openExisting() throws -> CredentialStore? {
+        let location = try location
+        if let namedBy, !PrivateFiles.exists(location.database) {
+            throw HelperError(.notFound, "there is no store at \(Trace.quoted(location.database)) (named by \(namedBy))",
+                              fix: "check \(namedBy) for a typo, or create the store with git-credential-sqlite init and the same options")
+        }
+        return try SQLiteCredentialStore.openExisting(location, passphrase: passphrase)
+    }
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
 
-    /// --db and --key-file as given, absolute, after the checks every command makes of them.
+    /// --db and --key-file as given (absolute: `location` refuses any other), `~` expanded,
+    /// and --grace-period in seconds when given.
     public func helperArguments() throws -> [String] {
         if passphraseFD != nil {
             throw HelperError(.usage, "--passphrase-fd names a descriptor of this command, which git's calls of the helper do not have",
                               fix: "leave it out: git's calls ask for the passphrase, or use git-credential-sqlite unlock")
         }
         _ = try location
-        return [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in
-            path.map { ["--" + name, absolute(expandingTilde($0))] } ?? []
+        let paths = [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in
+            path.map { ["--" + name, expandingTilde($0)] } ?? []
         }
+        return paths + (gracePeriod.map { ["--" + Names.gracePeriod, String($0.seconds)] } ?? [])
     }
 
     /// A new store with its own key file in `directory`, whatever the options say.
@@ -130,23 +149,17 @@ public struct SQLiteSettings: StoreSettings {
     }
 }
 
-/// A path as configure writes it: git runs the helper in whatever directory it works in.
-func absolute(_ path: String) -> String {
-    guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
-    defer { free(cwd) }
-    return String(cString: cwd) + "/" + path
-}
 
 public struct SQLiteOptions: StoreOptions {
     typealias Names = SQLiteSettings.Names
 
     @Option(name: .customLong(Names.database), help: ArgumentHelp(
-        "The database file (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
+        "The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).",
         valueName: "path"), completion: .file())
     var database: String?
 
     @Option(name: .customLong(Names.keyFile), help: ArgumentHelp(
-        "The key file (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
+        "The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).",
         valueName: "path"), completion: .file())
     var keyFile: String?
 

@@ -17,13 +17,32 @@ public struct StoreLocation: Sendable, Equatable {
         self.keyFile = keyFile
     }
 
-    /// Resolves options, then environment, then XDG defaults.
+    /// Resolves options, then environment, then XDG defaults. Options come with `~`
+    /// expanded (see `absolute(_:namedBy:)`).
     public static func resolve(database: String?, keyFile: String?) throws -> StoreLocation {
-        let db = try database ?? SystemIO.environment(databaseVariable)
+        let db = try database.map { try absolute($0, namedBy: "--db") } ?? environmentPath(databaseVariable)
             ?? xdgBase("XDG_DATA_HOME", default: ".local/share") + "/\(directoryName)/credentials.db"
-        let key = try keyFile ?? SystemIO.environment(keyFileVariable)
+        let key = try keyFile.map { try absolute($0, namedBy: "--key-file") } ?? environmentPath(keyFileVariable)
             ?? xdgBase("XDG_CONFIG_HOME", default: ".config") + "/\(directoryName)/key"
         return StoreLocation(database: db, keyFile: key)
+    }
+
+    /// The path, if it is absolute. git runs a helper in whatever repository it works in,
+    /// so a relative path would name another store in each (and create one there), as the
+    /// trace's relative GIT_TRACE paths would; `~/` the shell (or the helper, for an
+    /// option) has already expanded.
+    public static func absolute(_ path: String, namedBy source: String) throws -> String {
+        guard path.hasPrefix("/") else {
+            let shown = source.hasPrefix("--") ? "\(source) \(Trace.quoted(path))" : "\(source)=\(Trace.quoted(path))"
+            throw HelperError(.usage, "\(shown) is not an absolute path, and git runs helpers in whatever repository it is in",
+                              fix: source.hasPrefix("--") ? "give the whole path, starting with / or ~/"
+                                  : "give the whole path, starting with / ($HOME/, not ~/, which is not expanded there)")
+        }
+        return path
+    }
+
+    static func environmentPath(_ variable: String) throws -> String? {
+        try SystemIO.environment(variable).map { try absolute($0, namedBy: variable) }
     }
 
     /// The default location by XDG alone, whatever the environment variables say.

@@ -8,29 +8,53 @@ import Glibc
 struct ImportSource {
     var name: String
     var credentials: [Credential]
-    /// Entries (lines, netrc machines and macros) that were not complete credentials, or
-    /// could not be carried over exactly.
-    var skipped: Int
-    /// Why, one line each, where the format can say (netrc): printed after the count.
+    /// Where the entries that were not complete credentials, or could not be carried over
+    /// exactly, start (lines, netrc machines and macros), in order.
+    var skippedLines: [Int] = []
+    /// Why, one line each, where the format can say: printed after the count.
     var notes: [String] = []
     /// The file as it was read, to wipe after a verified import: set for plaintext files only.
     var plaintextFile: SourceFile? = nil
+
+    var skipped: Int { skippedLines.count }
+
+    /// "lines 3, 7": the first few, for people to find them.
+    var skippedLinesText: String {
+        let shown = skippedLines.prefix(5).map(String.init).joined(separator: ", ")
+        let more = skippedLines.count > 5 ? " and \(skippedLines.count - 5) more" : ""
+        return (skippedLines.count == 1 ? "line " : "lines ") + shown + more
+    }
 }
 
 /// git-credential-store's file format: one `proto://user:password@host[/path]` per line,
 /// percent-encoded as git-credential-store encodes it.
 enum GitCredentialsFile {
+    /// The credentials, and for each other line that is not blank its number and why
+    /// (never its text: it may hold a password).
     static func read(_ bytes: [UInt8], name: String) -> ImportSource {
-        var credentials: [Credential] = []
-        var skipped = 0
-        for line in bytes.split(separator: 0x0A) where !line.allSatisfy(isSpace) {
-            if let credential = try? CredentialURL.parse(Value(Array(line))), credential.isStorable {
-                credentials.append(credential)
-            } else {
-                skipped += 1
+        var source = ImportSource(name: name, credentials: [])
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.allSatisfy(isSpace) {
+            let problem: String
+            do {
+                let credential = try CredentialURL.parse(Value(Array(line)))
+                if credential.isStorable {
+                    source.credentials.append(credential)
+                    continue
+                }
+                problem = missing(in: credential)
+            } catch {
+                problem = "not a URL as git-credential-store writes it (\(error.message))"
             }
+            source.skippedLines.append(index + 1)
+            source.notes.append("line \(index + 1): \(problem)")
         }
-        return ImportSource(name: name, credentials: credentials, skipped: skipped)
+        return source
+    }
+
+    /// What keeps a credential read from a line from being stored (a URL always has a
+    /// protocol and a host, if an empty one).
+    static func missing(in credential: Credential) -> String {
+        credential.username == nil ? "no username or password" : "no password"
     }
 
     /// The line git-credential-store would write; `nil` for what it cannot hold: no

@@ -58,20 +58,31 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
 
     enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice }
 
-    public func validate() throws {
-        if from != nil && !files.isEmpty { throw ValidationError("give files or --from, not both") }
-    }
-
     public func run() throws {
+        // Here, not in validate(): the argument parser validates before it reports an
+        // unknown option, whose value it has taken for a FILE (`--from sqlite
+        // --passphrase-fd 3` on a helper without that option said "not both").
+        if from != nil && !files.isEmpty { throw HelperError(.usage, "give files or --from, not both", fix: "run import once for each") }
         let sources = try readSources()
         let credentials = sources.flatMap(\.credentials)
         let store = try options.settings.openOrCreate()
+        // What is stored now, to say what the import changes; a store that cannot show
+        // every item (one locked) is imported into all the same, without the breakdown.
+        var stored = (try? store.all()).map(StoredKeys.init)
         let progress = Progress(label: "importing", total: credentials.count)
         try store.replace(with: credentials, progress: progress)
         progress?.finish()
         for source in sources {
-            let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entries" : ""
-            SystemIO.writeAll(2, "imported \(source.credentials.count) credentials from \(source.name)\(skipped)\n")
+            let count = source.credentials.count
+            var summary = ""
+            if count > 0, var keys = stored {
+                var counts: [StoredKeys.Change: Int] = [:]
+                for credential in source.credentials { counts[keys.record(credential), default: 0] += 1 }
+                stored = keys
+                summary = ": \(counts[.new] ?? 0) new, \(counts[.replaced] ?? 0) replaced, \(counts[.unchanged] ?? 0) unchanged"
+            }
+            let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entr\(source.skipped == 1 ? "y" : "ies") (\(source.skippedLinesText))" : ""
+            SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\(skipped)\n")
             for note in source.notes { SystemIO.writeAll(2, "not imported from \(source.name): \(note)\n") }
         }
         if removeSource { try removePlaintext(sources, store: store) }
@@ -99,7 +110,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             guard let passphrase = try source.read(prompt: "Passphrase for \(name): ") else { throw source.noOneToAsk }
             return passphrase
         }
-        return ImportSource(name: name, credentials: credentials, skipped: 0)
+        return ImportSource(name: name, credentials: credentials)
     }
 
     /// Each plaintext file goes only when every credential read from it is found again,
@@ -122,7 +133,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 continue
             }
             if source.skipped > 0 {
-                kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped) entries in it were not imported",
+                kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped == 1 ? "1 entry in it was" : "\(source.skipped) entries in it were") not imported (\(source.skippedLinesText))",
                                         fix: "move them by hand, then remove the file"))
                 continue
             }
@@ -149,6 +160,28 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     }
 }
 
+/// The store's items by key (protocol, host, path, user), to tell what an import adds,
+/// replaces or finds already there.
+struct StoredKeys {
+    enum Change { case new, replaced, unchanged }
+    var items: [[Value?]: Credential] = [:]
+
+    init(_ credentials: [Credential]) {
+        for credential in credentials { items[Self.key(credential)] = credential.storable }
+    }
+
+    /// What storing `credential` does, as stored from now on.
+    mutating func record(_ credential: Credential) -> Change {
+        let key = Self.key(credential)
+        let before = items.updateValue(credential.storable, forKey: key)
+        return before == nil ? .new : before == credential.storable ? .unchanged : .replaced
+    }
+
+    static func key(_ credential: Credential) -> [Value?] {
+        [credential.protocol, credential.host, credential.path, credential.username]
+    }
+}
+
 /// The files git-credential-store reads when it is given none.
 /// Another backend's helper, run beside this one: its store is read through its own
 /// code (and libraries), and the secrets come through a pipe, never a file.
@@ -161,10 +194,10 @@ enum Sibling {
             throw HelperError(.failure, "cannot run \(program)", fix: "install it beside this helper or on PATH")
         }
         guard result.succeeded else {
-            throw HelperError(.failure, "\(program) could not export: \(result.lastErrorLine)", fix: "run \(program) doctor")
+            throw HelperError.relayed(result.lastErrorLine, from: program, doing: "\(program) could not export", fix: "run \(program) doctor")
         }
         do {
-            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output), skipped: 0)
+            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output))
         } catch {
             throw HelperError(.failure, "\(program) wrote something that is not credentials: \(error.message)", fix: "run \(program) doctor")
         }

@@ -37,7 +37,7 @@ enum NetrcFile {
             }
         }
         let ordered = notes.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
-        return ImportSource(name: name, credentials: credentials, skipped: notes.count,
+        return ImportSource(name: name, credentials: credentials, skippedLines: ordered.map(\.element.line),
                             notes: ordered.map { "line \($0.element.line): \($0.element.text)" })
     }
 

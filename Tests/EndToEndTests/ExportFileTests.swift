@@ -59,7 +59,7 @@ import Glibc
         let file = try export()
         #expect(contents(of: file)?.starts(with: Self.versionLine) == true)
         let imported = try importing(file)
-        #expect(imported.exitCode == 0 && imported.stderrText == "imported 2 credentials from \(file)\n", "\(imported)")
+        #expect(imported.exitCode == 0 && imported.stderrText == "read 2 credentials from \(file): 2 new, 0 replaced, 0 unchanged\n", "\(imported)")
         #expect(try helper.password(for: wire("protocol=https", "host=b.example")) == "bob-secret")
     }
 
@@ -109,7 +109,7 @@ import Glibc
         expectOneLineFailure(wrong, exitCode: 2, mentioning: ["wrong passphrase for \(file), or the file is damaged"])
         #expect(!fileExists(sandbox.database))
         let imported = try importing(file, phrase: "format one phrase")
-        #expect(imported.exitCode == 0 && imported.stderrText == "imported 2 credentials from \(file)\n", "\(imported)")
+        #expect(imported.exitCode == 0 && imported.stderrText == "read 2 credentials from \(file): 2 new, 0 replaced, 0 unchanged\n", "\(imported)")
         #expect(try helper.password(for: wire("protocol=https", "host=v1.example", "path=team/repo.git")) == "v1-other")
     }
 

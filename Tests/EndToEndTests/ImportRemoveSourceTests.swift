@@ -116,7 +116,7 @@ import Glibc
         #expect(chown(path, 65534, 65534) == 0)
         let result = try sandbox.runAsAnotherUser(BuiltProducts.sqliteHelper, ["import", "--remove-source", path],
                                                   environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config"])
-        #expect(result.exitCode == 1 && result.stderrLines.first == "imported 1 credentials from \(path)", "\(result)")
+        #expect(result.exitCode == 1 && result.stderrLines.first == "read 1 credential from \(path): 1 new, 0 replaced, 0 unchanged", "\(result)")
         #expect(result.stderrLines.last == "git-credential-sqlite: kept \(path): overwrote it with zeros, but cannot remove it: "
                     + "Permission denied. Fix: remove the emptied file yourself", "\(result)")
         let left = try #require(contents(of: path))

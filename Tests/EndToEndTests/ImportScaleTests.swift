@@ -14,7 +14,7 @@ import Testing
             let started = Date()
             let result = try helper.run(["import", file])
             let seconds = Date().timeIntervalSince(started)
-            #expect(result.exitCode == 0 && result.stderrText.contains("imported \(count) credentials"), "\(result)")
+            #expect(result.exitCode == 0 && result.stderrText.contains("read \(count) credentials") && result.stderrText.contains(round == 1 ? "\(count) new, 0 replaced, 0 unchanged" : "0 new, 0 replaced, \(count) unchanged"), "\(result)")
             // Quadratic, this took about a minute; linear, well under a second.
             #expect(seconds < 20, "round \(round) took \(seconds) s")
         }

@@ -24,12 +24,12 @@ import Testing
         try secretService.storeAll(Self.alice)
         try sqlite.storeAll(Self.bob)
         let intoSQLite = try sqlite.with(environment: session.bus.environment).run(["import", "--from", "secretservice"])
-        #expect(intoSQLite.exitCode == 0 && intoSQLite.stderrText == "imported 1 credentials from secretservice\n", "\(intoSQLite)")
+        #expect(intoSQLite.exitCode == 0 && intoSQLite.stderrText == "read 1 credential from secretservice: 1 new, 0 replaced, 0 unchanged\n", "\(intoSQLite)")
         let found = try sqlite.get(wire("protocol=https", "host=a.example"))
         #expect(found.stdoutLines == ["username=alice", "password=pa", "password_expiry_utc=4102444800"], "\(found)")
 
         let intoKeyring = try secretService("import", "--from", "sqlite")
-        #expect(intoKeyring.exitCode == 0 && intoKeyring.stderrText == "imported 2 credentials from sqlite\n", "\(intoKeyring)")
+        #expect(intoKeyring.exitCode == 0 && intoKeyring.stderrText == "read 2 credentials from sqlite: 1 new, 0 replaced, 1 unchanged\n", "\(intoKeyring)")
         #expect(try secretService.password(for: wire("protocol=https", "host=b.example")) == "pb")
         #expect(try secretService.list().stdoutLines.dropFirst().allSatisfy { $0.hasSuffix("  secretservice") })
     }

@@ -152,7 +152,7 @@ import Testing
     @Test func importFromTheKeyringTakesOnlyGitsItems() throws {
         let sqlite = sandbox.sqlite().with(environment: session.bus.environment)
         let imported = try sqlite.run(["import", "--from", "secretservice"])
-        #expect(imported.exitCode == 0 && imported.stderrText == "imported 2 credentials from secretservice\n", "\(imported)")
+        #expect(imported.exitCode == 0 && imported.stderrText == "read 2 credentials from secretservice: 2 new, 0 replaced, 0 unchanged\n", "\(imported)")
         let listed = try sqlite.list()
         #expect(rows(listed) == Self.listedGits, "\(listed)")
         expectSilentMiss(try sqlite.get(wire("protocol=https", "host=\(Self.host)")))

@@ -253,7 +253,7 @@ struct TraceOutput {
         trace.expectWellFormed()
         for phrase in [
             "git-credential-sqlite: called with --db \(database) get",
-            "get: no store at \(database) yet", "get: answered nothing",
+            "get: answered nothing: there is no store at \(database) (named by --db)",
             "store: request protocol=https host=example.com username=alice password=<redacted>",
             "store: created the store \(database)", "store: opened \(database) (key file \(keyFile))",
             "store: stored protocol=https host=example.com username=alice password=<redacted>",
