@@ -94,6 +94,17 @@ import Glibc
                                   "", "\(BuiltProducts.keyringHelper) --db \(sandbox.root)/k.db"])
     }
 
+    /// --grace-period is a store option like --db: configure writes it (in seconds, which
+    /// every reader takes), and git's call of the line accepts it on the fast path.
+    @Test func configureWritesTheGracePeriod() throws {
+        let configure = helper.with(environment: onPath)
+        expectSuccess(try configure.run(["configure", "--db", sandbox.root + "/g.db", "--grace-period", "2m"]).withoutStderr)
+        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.root)/g.db --grace-period 120"])
+        expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("g.example", "gina", "pg")))
+        let filled = try sandbox.git(["credential", "fill"], input: wire("protocol=https", "host=g.example"))
+        #expect(filled.stdoutLines.contains("password=pg") && filled.stderrText.isEmpty, "\(filled)")
+    }
+
     /// git from cron, systemd or an IDE has PATH=/usr/bin:/bin, where a bare `sqlite`
     /// fails ("'credential-sqlite' is not a git command"): the line configure wrote,
     /// while the program was on PATH, still works there, for `credential fill` and for a
