@@ -50,9 +50,11 @@ import Testing
         #expect(try atDesktop.which("http://\(host)").first == "get http://\(host): nothing found that a get would answer with")
         let expiry = try storeExpiringToken(atDesktop, host: keyring.names("token.example"))
         #expect(try atDesktop.which(keyring.names("token.example")).first?.contains("has only an expired token") == true, "\(expiry)")
-        // A password typed into the URL is not echoed; hostile bytes come out escaped.
-        let typed = try atDesktop.which("https://alice:typed-secret@\(host)")
-        #expect(typed.first?.contains("the keyring answers, with https://alice@\(host)") == true && !typed.joined().contains("typed-secret"), "\(typed)")
+        // A password typed into the URL is refused, as list and erase refuse it (HostOrURL),
+        // and not echoed; hostile bytes come out escaped.
+        let typed = try atDesktop("which", "https://alice:typed-secret@\(host)")
+        expectOneLineFailure(typed, exitCode: 2, mentioning: ["holds a password"])
+        #expect(!typed.stderrText.contains("typed-secret") && typed.stdoutText.isEmpty, "\(typed)")
         let hostile = try atDesktop.which("evil\u{1b}[31m.\(host)")
         #expect(!hostile.joined().contains("\u{1b}"), "\(hostile)")
         let wrong = try atDesktop("which", "https://")
