@@ -61,8 +61,19 @@ public enum HelperActions {
                 : credential.isStorable ? "already expired" : "incomplete (protocol, host or path, and username and password or authtype and credential)"))
             return
         }
-        try open().replace(with: credential.storable)
-        Trace.note("stored " + Trace.describe(credential.storable))
+        let storable = credential.storable, store = try open()
+        // git calls store after every successful use, mostly with what get answered: when
+        // that is already the newest item a get would find, storing it again would change
+        // nothing but the disk (and the keyring's modification times). An identical item
+        // that is not the newest (another user of the host since) is stored again, so
+        // that it becomes the newest, as git expects of a store.
+        let lookup = Credential(protocol: storable.protocol, host: storable.host, path: storable.path)
+        if try store.items(matching: lookup, for: .lookup).first?.storable == storable {
+            Trace.note("stored nothing: " + Trace.describe(storable) + " is already the newest stored item for its host")
+            return
+        }
+        try store.replace(with: storable)
+        Trace.note("stored " + Trace.describe(storable))
     }
 
     /// Erases every match; nothing when the request names none of the key fields.
