@@ -66,9 +66,10 @@ public enum HelperActions {
         // that is already the newest item a get would find, storing it again would change
         // nothing but the disk (and the keyring's modification times). An identical item
         // that is not the newest (another user of the host since) is stored again, so
-        // that it becomes the newest, as git expects of a store.
+        // that it becomes the newest, as git expects of a store. The look-up only saves a
+        // write: when it fails (a locked item of another user), the store goes ahead.
         let lookup = Credential(protocol: storable.protocol, host: storable.host, path: storable.path)
-        if try store.items(matching: lookup, for: .lookup).first?.storable == storable {
+        if (try? store.items(matching: lookup, for: .lookup))?.first?.storable == storable {
             Trace.note("stored nothing: " + Trace.describe(storable) + " is already the newest stored item for its host")
             return
         }
