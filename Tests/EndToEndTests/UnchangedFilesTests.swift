@@ -16,13 +16,15 @@ import Glibc
     static let strace = Sandbox.which("strace")
 
     /// Each file the store has, with what tells a write or a new file: inode, size and
-    /// modification time (ns).
+    /// modification time (ns). Of the -shm only the inode: it is SQLite's shared-memory
+    /// lock table, which every reader writes to (its read mark), and holds no data.
     static func snapshot(_ directory: String) -> [String: [Int]] {
         var result: [String: [Int]] = [:]
         for file in files(in: directory) {
             var info = stat()
             guard lstat(file, &info) == 0 else { continue }
-            result[file] = [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+            result[file] = file.hasSuffix("-shm") ? [Int(info.st_ino)]
+                : [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
         }
         return result
     }
