@@ -4,6 +4,9 @@
 public protocol CredentialStore {
     /// Every stored item the request matches, most recently stored first.
     func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential]
+    /// The newest item stored for `credential`'s protocol, host and path, where `replace`
+    /// would store it: a store of exactly that item changes nothing (HelperActions.store).
+    func newestItem(storedLike credential: Credential) throws -> Credential?
     /// Stores each credential, replacing the item with the same protocol, host, path and
     /// username; all or nothing where the backend has transactions (SQLite), else in order.
     func replace(with credentials: [Credential], progress: Progress?) throws
@@ -30,6 +33,10 @@ public struct StoredItem: Equatable, Sendable {
 }
 
 extension CredentialStore {
+    public func newestItem(storedLike credential: Credential) throws -> Credential? {
+        try items(matching: Credential(protocol: credential.protocol, host: credential.host, path: credential.path), for: .lookup).first
+    }
+
     public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
     public func replace(with credentials: [Credential]) throws { try replace(with: credentials, progress: nil) }
 }
@@ -68,8 +75,7 @@ public enum HelperActions {
         // that is not the newest (another user of the host since) is stored again, so
         // that it becomes the newest, as git expects of a store. The look-up only saves a
         // write: when it fails (a locked item of another user), the store goes ahead.
-        let lookup = Credential(protocol: storable.protocol, host: storable.host, path: storable.path)
-        if (try? store.items(matching: lookup, for: .lookup))?.first?.storable == storable {
+        if (try? store.newestItem(storedLike: storable))?.storable == storable {
             Trace.note("stored nothing: " + Trace.describe(storable) + " is already the newest stored item for its host")
             return
         }
