@@ -56,7 +56,7 @@ deps-test:
 #   find the archives there first too (that -L precedes the system's).
 # - Kept: PIE (ASLR), full RELRO (-z relro -z now: the GOT read-only before main; costs
 #   0.25M instructions of binding at load), non-executable stack, no RPATH/RUNPATH
-#   (Tests/EndToEndTests/ReleaseBinaryTests checks each).
+#   (InstallTests checks each, on the installed binaries).
 # - Concrete generic types (HMAC<SHA256>, [String: [UInt8]], ...) get their metadata from
 #   accessors given the witness tables, not from mangled names: a mangled name makes the
 #   runtime check each conformance by a linear scan of all 4,475 conformance records, the
