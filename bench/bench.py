@@ -18,6 +18,9 @@ Operations (each one a separate process run):
   store (replace)  store an existing host/user with a new password
   erase            erase an existing entry (a different one each run); it is
                    stored again afterwards, outside the timing
+  one git operation  what git does around every authenticated fetch or push: get,
+                   then store of the credential it answered, unchanged (two
+                   process runs; the time is their sum, the RSS their max)
 
 Row sets:
 
@@ -73,6 +76,9 @@ Targets (summary at the end):
   * peak RSS of git-credential-sqlite <= 20 MiB (every run of every row set)
   * passphrase (unlocked) get / key-file get <= 1.5x
   * get: secretservice / libsecret <= 1.0x
+  * one git operation at 10 entries: sqlite/credential-store <= 1.5x
+  * one git operation: secretservice / libsecret <= 0.8x (libsecret rewrites the
+    item on every store; ours writes nothing when nothing changed)
 
 A MISS is a result, not an error: the script exits 0. It exits non-zero, with
 the helper's stderr, if any helper run fails or a get returns the wrong
@@ -117,6 +123,9 @@ TARGET_STORE_FLATNESS = 1.5      # store median at 100,000 / at 10
 TARGET_PEAK_RSS_MIB = 20.0       # git-credential-sqlite, any run
 TARGET_PASSPHRASE_GET_RATIO = 1.5  # passphrase (unlocked) get / key-file get
 TARGET_SECRETSERVICE_GET_RATIO = 1.0  # get: secretservice / libsecret
+TARGET_GIT_OPERATION_RATIO = 1.5      # get + store unchanged at 10 entries: sqlite / credential-store
+TARGET_SECRETSERVICE_GIT_OPERATION_RATIO = 0.8  # get + store unchanged: secretservice / libsecret
+GIT_OPERATION = "one git operation"
 SMALL, LARGE = 10, 100_000
 KEYRING_ITEMS = 200
 
@@ -388,16 +397,17 @@ def lock_passphrase_store(helper: Helper) -> None:
 @dataclass
 class Operation:
     name: str
-    op: str                                           # get | store | erase
+    op: str                                           # get | store | erase | get+store
     request: Callable[[int], bytes]                   # run index -> stdin
     expected_get: Callable[[int], Credential | None] | None = None  # for get: checked every run
     verify: Callable[[Helper, int], None] | None = None  # untimed check (warm-up runs only)
     undo: Callable[[Helper, int], None] | None = None    # untimed, after every run
 
 
-def operations_for(credentials: list[Credential]) -> list[Operation]:
+def operations_for(credentials: list[Credential], git_operation_index: int = -1) -> list[Operation]:
     count = len(credentials)
     get_target = credentials[-1]               # last line of the credential-store file
+    git_operation_target = credentials[git_operation_index]
     replace_index = count // 2
     erase_indices = [i for i in range(count) if i not in (count - 1, replace_index)]
 
@@ -419,6 +429,9 @@ def operations_for(credentials: list[Credential]) -> list[Operation]:
         Operation("get", "get",
                   request=lambda k: get_target.request(with_secret=False),
                   expected_get=lambda k: get_target),
+        Operation(GIT_OPERATION, "get+store",
+                  request=lambda k: git_operation_target.request(with_secret=False),
+                  expected_get=lambda k: git_operation_target),
         Operation("store (new)", "store",
                   request=lambda k: new_credential(k).request(),
                   verify=lambda h, k: expect_get(new_credential(k), new_credential(k).host, h),
@@ -434,6 +447,14 @@ def operations_for(credentials: list[Credential]) -> list[Operation]:
 
 
 def run_operation_once(helper: Helper, operation: Operation, k: int, runner, verify: bool) -> RunResult:
+    if operation.op == "get+store":
+        # git's two runs: the get, then the store of exactly what it answered.
+        got = helper.run("get", operation.request(k), runner)
+        require_credential(got, operation.expected_get(k))
+        stored = helper.run("store", operation.expected_get(k).request(), runner)
+        return RunResult(got.argv, 0, got.stdout, got.stderr,
+                         elapsed_ms=None if got.elapsed_ms is None else got.elapsed_ms + stored.elapsed_ms,
+                         maxrss_kib=None if got.maxrss_kib is None else max(got.maxrss_kib, stored.maxrss_kib))
     result = helper.run(operation.op, operation.request(k), runner)
     if operation.expected_get is not None:
         require_credential(result, operation.expected_get(k))
@@ -512,9 +533,10 @@ def secretservice_vs_libsecret(binary: Path, environment: Environment, setup_log
     setup_log[f"keyring_{KEYRING_ITEMS}"] = {"seconds": round(time.perf_counter() - start, 3),
                                               "stored_with": "git-credential-libsecret store"}
     half = len(credentials) // 2
+    # The git operation's store writes: each helper gets and stores an item of its own half.
     return RowSet("secretservice vs libsecret", KEYRING_ITEMS, ours, theirs, credentials,
-                  operations_for(credentials[:half] + credentials[-1:]),
-                  b_operations=operations_for(credentials[half:]))
+                  operations_for(credentials[:half] + credentials[-1:], git_operation_index=0),
+                  b_operations=operations_for(credentials[half:], git_operation_index=0))
 
 
 def check_same_data(row_set: RowSet) -> None:
@@ -558,7 +580,7 @@ def rounds_in_alternating_order(lanes: list[Lane], round_index: int) -> list[Lan
 def measure_operation(row_sets: list[RowSet], op_index: int, config: Config) -> list[Lane]:
     lanes = [Lane(rs, helper, rs.operations_of(helper)[op_index], [], [])
              for rs in row_sets for helper in (rs.a, rs.b)]
-    runs = config.get_runs if lanes[0].operation.op == "get" else config.store_runs
+    runs = config.get_runs if lanes[0].operation.op in ("get", "get+store") else config.store_runs
     print(f"  {lanes[0].operation.name}: {config.warmup} warm-up + {runs} timed + {config.rss_runs} RSS"
           f" rounds over {len(lanes)} helper/store combinations", file=sys.stderr, flush=True)
     counter = itertools.count()   # run index k: picks new hosts, erase targets, passwords
@@ -670,9 +692,17 @@ def evaluate_targets(row_sets: list[dict]) -> list[dict]:
     add("get: passphrase (unlocked) / key file", row and row["time_ratio"], TARGET_PASSPHRASE_GET_RATIO,
         "x", ("passphrase vs key file", SMALL, "get"))
 
-    row = find_row(row_sets, "secretservice vs libsecret", KEYRING_ITEMS, "get")
+    row = find_row(row_sets, vs, SMALL, GIT_OPERATION)
+    add(f"{GIT_OPERATION} at {SMALL} entries: sqlite/credential-store", row and row["time_ratio"],
+        TARGET_GIT_OPERATION_RATIO, "x", (vs, SMALL, GIT_OPERATION))
+
+    ss = "secretservice vs libsecret"
+    row = find_row(row_sets, ss, KEYRING_ITEMS, "get")
     add("get: secretservice / libsecret", row and row["time_ratio"], TARGET_SECRETSERVICE_GET_RATIO,
-        "x", ("secretservice vs libsecret", KEYRING_ITEMS, "get"))
+        "x", (ss, KEYRING_ITEMS, "get"))
+    row = find_row(row_sets, ss, KEYRING_ITEMS, GIT_OPERATION)
+    add(f"{GIT_OPERATION}: secretservice / libsecret", row and row["time_ratio"],
+        TARGET_SECRETSERVICE_GIT_OPERATION_RATIO, "x", (ss, KEYRING_ITEMS, GIT_OPERATION))
     return targets
 
 
@@ -696,7 +726,7 @@ def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
         f" {meta['spawn_overhead_ms']:.2f} ms",
     ]
     target_for_row = {t["row"]: t for t in targets if t["row"] is not None}
-    header = (f"{'entries':>8}  {'operation':<16}{'A ms':>9}{'B ms':>9}{'A/B':>8}"
+    header = (f"{'entries':>8}  {'operation':<18}{'A ms':>9}{'B ms':>9}{'A/B':>8}"
               f"{'A MiB':>9}{'B MiB':>9}{'A/B':>8}   target")
     titles = {"sqlite vs credential-store": "A = git-credential-sqlite (key file)   B = git credential-store",
               "passphrase vs key file": "A = git-credential-sqlite, passphrase mode, key cached (unlocked)"
@@ -716,7 +746,7 @@ def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
                 if row["operation"].startswith("store"):
                     target_text = f"A @{LARGE:,}/@{SMALL}: " + target_text
             lines.append(
-                f"{row_set['entries']:>8}  {row['operation']:<16}"
+                f"{row_set['entries']:>8}  {row['operation']:<18}"
                 f"{fmt(row['a']['median_ms'], '9.2f')}{fmt(row['b']['median_ms'], '9.2f')}"
                 f"{fmt(row['time_ratio'], '7.2f', 'x')}"
                 f"{fmt(row['a']['peak_rss_mib'], '9.1f')}{fmt(row['b']['peak_rss_mib'], '9.1f')}"

@@ -4,6 +4,9 @@
 public protocol CredentialStore {
     /// Every stored item the request matches, most recently stored first.
     func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential]
+    /// The newest item stored for `credential`'s protocol, host and path, where `replace`
+    /// would store it: a store of exactly that item changes nothing (HelperActions.store).
+    func newestItem(storedLike credential: Credential) throws -> Credential?
     /// Stores each credential, replacing the item with the same protocol, host, path and
     /// username; all or nothing where the backend has transactions (SQLite), else in order.
     func replace(with credentials: [Credential], progress: Progress?) throws
@@ -49,6 +52,10 @@ public struct StoredItem: Equatable, Sendable {
 extension CredentialStore {
     public var lookupSources: [LookupSource] {
         [LookupSource(name: "the store") { try items(matching: $0, for: .lookup) }]
+    }
+
+    public func newestItem(storedLike credential: Credential) throws -> Credential? {
+        try items(matching: Credential(protocol: credential.protocol, host: credential.host, path: credential.path), for: .lookup).first
     }
 
     public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
@@ -116,8 +123,19 @@ public enum HelperActions {
                 : credential.isStorable ? "already expired" : "incomplete (protocol, host or path, and username and password or authtype and credential)"))
             return
         }
-        try open().replace(with: credential.storable)
-        Trace.note("stored " + Trace.describe(credential.storable))
+        let storable = credential.storable, store = try open()
+        // git calls store after every successful use, mostly with what get answered: when
+        // that is already the newest item a get would find, storing it again would change
+        // nothing but the disk (and the keyring's modification times). An identical item
+        // that is not the newest (another user of the host since) is stored again, so
+        // that it becomes the newest, as git expects of a store. The look-up only saves a
+        // write: when it fails (a locked item of another user), the store goes ahead.
+        if (try? store.newestItem(storedLike: storable))?.storable == storable {
+            Trace.note("stored nothing: " + Trace.describe(storable) + " is already the newest stored item for its host")
+            return
+        }
+        try store.replace(with: storable)
+        Trace.note("stored " + Trace.describe(storable))
     }
 
     /// Erases every match; nothing when the request names none of the key fields.

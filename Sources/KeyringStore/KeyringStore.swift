@@ -65,6 +65,14 @@ public final class KeyringStore: CredentialStore {
         return fromKeyring + fromSQLite
     }
 
+    /// In the backend a store would write to: an identical item in the other one does
+    /// not make a store to this one needless. Not in the SQLite store: opening it here
+    /// could ask for its passphrase, and `replace` opens it again.
+    public func newestItem(storedLike credential: Credential) throws -> Credential? {
+        guard choice().backend == .secretservice else { return nil }
+        return try secretService!.newestItem(storedLike: credential)
+    }
+
     public func replace(with credentials: [Credential], progress: Progress?) throws {
         let (backend, reason) = choice()
         Trace.note("storing in \(backend.rawValue): \(reason)")

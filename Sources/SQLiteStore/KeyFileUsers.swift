@@ -72,6 +72,10 @@ enum KeyFileUsers {
                 Trace.note("cannot start \(Trace.quoted(file)) (\(SystemIO.errorText())): the key file cannot be removed from there either")
                 return
             }
+            if errno == EROFS {
+                throw HelperError(.failure, "cannot write to \(file), the list of stores using the key file: its file system is read-only",
+                                  fix: "remount the file system read-write")
+            }
             throw HelperError(.failure, "cannot open \(file), the list of stores using the key file: \(SystemIO.errorText())",
                               fix: "check the owner and permissions of \(PrivateFiles.directory(of: file)) (ls -ld)")
         }

@@ -18,6 +18,11 @@ final class SQLiteDatabase {
         }
         handle = pointer
         sqlite3_extended_result_codes(handle, 1)
+        // The -wal and -shm stay when the last connection closes (emptied, see
+        // StoreDatabase.open): otherwise every get creates and unlinks both, and needs
+        // room in the directory to do so.
+        var persistent: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persistent)
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -49,6 +54,8 @@ final class SQLiteDatabase {
     }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows this connection has changed since it was opened (its own writes only).
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
     func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), systemError: sqlite3_system_errno(handle))

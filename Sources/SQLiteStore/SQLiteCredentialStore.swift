@@ -156,11 +156,19 @@ public final class SQLiteCredentialStore: CredentialStore {
         }
     }
 
+    /// The settings are read again only if the file changed since they were read (a get
+    /// reads them once, at open).
     private func followSettings() throws {
+        let point = try database.readPoint()
+        guard point != database.metaReadAt else { return }
         let meta = try database.readMeta()
-        guard meta != database.meta else { return }
+        guard meta != database.meta else {
+            database.metaReadAt = point
+            return
+        }
         var current = database
         current.meta = meta
+        current.metaReadAt = point
         current.format = try database.readFormat()
         try KeyAccess.checkShape(current)
         // The same key under rewritten settings (a format upgrade), or the key again.

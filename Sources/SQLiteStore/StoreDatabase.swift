@@ -22,6 +22,16 @@ struct StoreDatabase {
     var meta: [String: [UInt8]]
     /// The file's user_version: 0 for an empty file.
     var format: Int64 = 0
+    /// When `meta` was read: at the same read point later, no one has changed the
+    /// settings since, and they need not be read again.
+    var metaReadAt: ReadPoint?
+
+    /// A point in the file's history as this connection sees it: SQLite's data version
+    /// (changes when another connection commits) and this connection's own change count.
+    struct ReadPoint: Equatable {
+        let dataVersion: Int64
+        let ownChanges: Int64
+    }
 
     /// Opens the database at `path`; `nil` when it does not exist and `create` is false,
     /// so that get on a missing store creates nothing.
@@ -36,8 +46,8 @@ struct StoreDatabase {
             sqlite3_busy_timeout(connection.handle, busyTimeoutMilliseconds)
             // One statement on the start-up path: what the file says it is.
             let header = try connection.prepare("""
-                SELECT application_id, user_version, (SELECT count(*) FROM sqlite_master)
-                FROM pragma_application_id, pragma_user_version
+                SELECT application_id, user_version, (SELECT count(*) FROM sqlite_master), data_version
+                FROM pragma_application_id, pragma_user_version, pragma_data_version
                 """)
             _ = try header.step()
             let (application, format) = (header.integer(0), header.integer(1))
@@ -50,9 +60,16 @@ struct StoreDatabase {
                 throw HelperError(.failure, "\(path) has format version \(format), newer than this git-credential-sqlite understands (\(formatVersion))",
                                   fix: "upgrade git-credential-sqlite")
             }
-            try connection.execute("PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA temp_store=MEMORY")
+            // journal_size_limit=0: the WAL, kept between runs (SQLiteDatabase), is cut to
+            // nothing whenever it is reset or the last connection closes, so no old page of
+            // an erased or replaced record lingers in it.
+            try connection.execute("PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA temp_store=MEMORY; PRAGMA journal_size_limit=0")
             var database = StoreDatabase(path: path, connection: connection, meta: [:], format: format)
-            if !isEmpty { database.meta = try database.readMeta() }
+            if !isEmpty {
+                // Taken before the meta is read: a commit in between makes it older, never newer.
+                database.metaReadAt = ReadPoint(dataVersion: header.integer(3), ownChanges: connection.totalChanges)
+                database.meta = try database.readMeta()
+            }
             return database
         }
     }
@@ -115,6 +132,13 @@ struct StoreDatabase {
             }
         }
         Trace.note("upgraded \(Trace.quoted(path)) to format \(Self.formatVersion): its settings are authenticated")
+    }
+
+    /// The read point of the current transaction's snapshot.
+    func readPoint() throws -> ReadPoint {
+        let version = try connection.prepare("PRAGMA data_version")
+        _ = try version.step()
+        return ReadPoint(dataVersion: version.integer(0), ownChanges: connection.totalChanges)
     }
 
     func readFormat() throws -> Int64 {

@@ -308,6 +308,43 @@ struct HelperActionsTests {
         #expect(try get(Self.lookup(username: "bob"))?.password == "pw-b")
     }
 
+    /// git stores after every successful use what get answered: the newest item of the
+    /// host, unchanged, is not written again.
+    @Test func storeOfTheNewestItemUnchangedWritesNothing() throws {
+        var alice = Self.login("alice", "pw", expiry: Self.now + 100)
+        alice.oauthRefreshToken = "refresh"
+        try save(Self.login("bob", "pw-b"), alice)
+        var again = alice
+        again.capabilities = ["authtype"]  // what git sends along is not stored, so no change
+        try save(again)
+        #expect(store.writes == 2)
+        #expect(usernames == ["alice", "bob"])
+        // Any stored field that differs is a change: written.
+        var changes = [Self.login("alice", "pw2", expiry: Self.now + 100), Self.login("alice", "pw", expiry: Self.now + 100),
+                       Self.login("alice", "pw", expiry: Self.now + 200)]
+        changes[0].oauthRefreshToken = "refresh"
+        changes[2].oauthRefreshToken = "refresh"
+        changes.append(alice)
+        changes[3].oauthRefreshToken = "refresh2"
+        for (index, changed) in changes.enumerated() {
+            try save(changed)
+            #expect(store.writes == 3 + index, "\(changed) was not written")
+            #expect(store.stored.first == changed)
+        }
+    }
+
+    /// An identical item that is not the newest of its host is stored again, so that it
+    /// becomes the one get answers (git stores the credential it just used).
+    @Test func storeOfAnOlderItemUnchangedMakesItTheNewest() throws {
+        try save(Self.login("alice", "pw-a"), Self.login("bob", "pw-b"))
+        #expect(try get(Self.lookup())?.username == "bob")
+        try save(Self.login("alice", "pw-a"))
+        #expect(store.writes == 3)
+        #expect(try get(Self.lookup())?.username == "alice")
+        try save(Self.login("alice", "pw-a"))
+        #expect(store.writes == 3)
+    }
+
     @Test func storeTreatsOtherPathsPortsAndEmptyUsernamesAsOtherKeys() throws {
         try save(
             Self.login("alice", "1"), Self.login("alice", "2", path: "repo"), Self.login("alice", "3", host: "example.com:8443"),

@@ -6,6 +6,8 @@ final class InMemoryStore: CredentialStore {
     private(set) var stored: [Credential] = []
     /// How often a helper action asked for the store.
     private(set) var opens = 0
+    /// How many credentials were written (replace), to see a store that writes nothing.
+    private(set) var writes = 0
 
     /// What the actions get to open the store with.
     func open() -> CredentialStore {
@@ -19,6 +21,7 @@ final class InMemoryStore: CredentialStore {
 
     func replace(with credentials: [Credential], progress: Progress?) {
         for credential in credentials {
+            writes += 1
             stored.removeAll { $0.hasSameKey(as: credential) }
             stored.insert(credential, at: 0)
         }

@@ -46,6 +46,7 @@ import Testing
 
         for executable in Self.executables {
             try expectStaticAndStripped(prefix + "/bin/" + executable)
+            try expectHardenedAndLinkedForStartup(prefix + "/bin/" + executable)
         }
         try expectInstalledCommandsRun()
         try expectManFindsThePages()
@@ -79,6 +80,23 @@ import Testing
                 "\(binary) needs \(needed)", sourceLocation: sourceLocation)
         #expect(!dynamic.stdoutText.contains("(RUNPATH)") && !dynamic.stdoutText.contains("(RPATH)"),
                 "\(binary) has a run path", sourceLocation: sourceLocation)
+    }
+
+    /// What the start-up linking (Makefile) must not lose: PIE (ASLR), full RELRO (the GOT
+    /// read-only once loaded: GNU_RELRO and BIND_NOW), a stack that is not executable. And
+    /// what it is for: packed relative relocations, libstdc++ linked in (not bound at load).
+    func expectHardenedAndLinkedForStartup(_ binary: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let header = try sandbox.run("/usr/bin/readelf", ["--file-header", "--program-headers", "--dynamic", "--wide", binary])
+        try #require(header.exitCode == 0, "\(header)", sourceLocation: sourceLocation)
+        let lines = header.stdoutLines
+        func has(_ words: String...) -> Bool { lines.contains { line in words.allSatisfy { line.contains($0) } } }
+        #expect(has("Type:", "DYN") && has("(FLAGS_1)", "PIE"), "\(binary) is not a PIE", sourceLocation: sourceLocation)
+        #expect(has("GNU_RELRO"), "\(binary) has no RELRO segment", sourceLocation: sourceLocation)
+        #expect(has("(FLAGS)", "BIND_NOW") || has("(FLAGS_1)", "NOW"), "\(binary) is not bound now (partial RELRO)", sourceLocation: sourceLocation)
+        let stack = lines.first { $0.contains("GNU_STACK") }
+        #expect(stack != nil && !(stack!.contains("RWE")), "\(binary): stack \(stack ?? "not marked")", sourceLocation: sourceLocation)
+        #expect(has("(RELR)"), "\(binary) has no packed relative relocations", sourceLocation: sourceLocation)
+        #expect(!has("(NEEDED)", "libstdc++"), "\(binary) binds libstdc++ at load", sourceLocation: sourceLocation)
     }
 
     /// Each installed command does its job from the installed tree alone.
