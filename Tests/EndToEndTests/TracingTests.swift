@@ -474,7 +474,8 @@ struct TraceOutput {
                "credential-curl: rejecting the credential", "git-credential-sqlite: erase: erased 1 item"]
             : ["credential-curl: curl exited with 0; last response: HTTP 200 from \(server.url("/echo"))",
                "credential-curl: approving the credential",
-               "git-credential-sqlite: store: stored protocol=http host=\(server.host) username=alice password=<redacted>"]
+               // The credential stored before is the one approved: nothing to write.
+               "git-credential-sqlite: store: stored nothing: protocol=http host=\(server.host) username=alice password=<redacted> is already the newest stored item for its host"]
         for phrase in expected {
             #expect(trace.has(phrase), "no \(phrase.debugDescription) in\n\(trace.text)")
         }
@@ -504,7 +505,7 @@ struct TraceOutput {
         let trace = value == "2" ? TraceOutput(result.stderr.bytes) : TraceOutput(file: traceFile)
         trace.expectWellFormed()
         #expect(trace.has("credential-curl: approving the credential"), "\(trace.text)")
-        #expect(trace.has("git-credential-sqlite: store: stored protocol=http"), "\(trace.text)")
+        #expect(trace.has("git-credential-sqlite: store: stored nothing: protocol=http"), "\(trace.text)")
         trace.expectNone(of: secrets)
     }
 
