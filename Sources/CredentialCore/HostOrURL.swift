@@ -19,17 +19,19 @@ public struct HostOrURL: Equatable, Sendable {
     }
 
     /// What people type, or a usage error naming the text and what is wrong with it.
-    public static func parse(_ text: String) throws -> HostOrURL {
+    /// `everything` is how the command says "every host" instead (`leave it out to list
+    /// everything`), for the fix of a text that names none: the fix fits the command.
+    public static func parse(_ text: String, everything: String) throws -> HostOrURL {
         let shown = Trace.quoted(text)
         let isURL = text.contains("://")
+        let examples = "give a host (github.com, github.com:8443) or a URL (https://alice@github.com/org/repo)"
         var request: Credential
         do {
             // A host alone is read as a URL without its protocol, so that a user, port
             // and path read the same way in both.
             request = try CredentialURL.parse(Value(isURL ? text : "x://" + text))
         } catch {
-            throw HelperError(.usage, "\(shown) is not a host or a URL git would send: \(error.message)",
-                              fix: "give a host (github.com, github.com:8443) or a URL (https://alice@github.com/org/repo)")
+            throw HelperError(.usage, "\(shown) is not a host or a URL git would send: \(error.message)", fix: examples)
         }
         if !isURL { request.protocol = nil }
         // A password on the command line is seen by every user's ps: never ask for one there.
@@ -37,10 +39,23 @@ public struct HostOrURL: Equatable, Sendable {
             throw HelperError(.usage, "\(Trace.redactingURLPasswords(shown)) holds a password",
                               fix: "leave the password out: a host or URL selects by protocol, host, port, path and user")
         }
-        guard let host = request.host, !host.isEmpty || request.path != nil else {
-            throw HelperError(.usage, "\(shown) names no host", fix: "give a host, or use erase-all to erase everything")
+        guard let host = request.host else { throw noHost(shown, everything: everything) }
+        // After a colon (outside an IPv6 address's brackets) comes a port, and only a port
+        // as `port(of:)` reads one: `host:99999`, `host:0443` or `host:abc` is a typo that
+        // would select nothing, or (`:8443`) no host at all.
+        if let colon = host.bytes.lastIndex(of: 0x3A), !host.bytes[colon...].contains(0x5D) {
+            guard port(of: host) != nil else {
+                throw HelperError(.usage, "\(shown) is not a host[:port]: \(Trace.quoted(Array(host.bytes[(colon + 1)...]))) is no port"
+                                  + " (1 to 65535, without a leading zero)", fix: examples)
+            }
+            guard colon > 0 else { throw noHost(shown, everything: everything) }
         }
+        guard !host.isEmpty || request.path != nil else { throw noHost(shown, everything: everything) }
         return HostOrURL(request: request, anyPort: !isURL && Self.port(of: host) == nil)
+    }
+
+    static func noHost(_ shown: String, everything: String) -> HelperError {
+        HelperError(.usage, "\(shown) names no host", fix: "give a host, or \(everything)")
     }
 
     /// Whether a stored item is one this names.
@@ -68,13 +83,14 @@ public struct HostOrURL: Equatable, Sendable {
     }
 
     /// The port of `host:port` (digits after the last colon, after any `]` of an IPv6
-    /// address), or `nil`. Written as a number is written (no leading zero), so that
-    /// host and port give back the very host stored (`list --format json` splits them).
+    /// address), or `nil`. A port is 1 to 65535 (0 is "no port" to git's libsecret helper),
+    /// written as a number is written (no leading zero), so that host and port give back
+    /// the very host stored (`list --format json` splits them).
     public static func port(of host: Value) -> UInt16? {
         guard let colon = host.bytes.lastIndex(of: 0x3A), !host.bytes[colon...].contains(0x5D) else { return nil }
         let digits = host.bytes[(colon + 1)...]
         guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ (0x30...0x39).contains($0) }),
-              digits.first != 0x30 || digits.count == 1 else { return nil }
+              digits.first != 0x30 else { return nil }
         return UInt16(exactly: digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
     }
 

@@ -16,9 +16,11 @@ public struct TimeSpan: Equatable, Sendable {
         ("d", 86400, "day"), ("h", 3600, "hour"), ("m", 60, "minute"), ("s", 1, "second"),
     ]
 
-    /// `text` as a duration; `option` names it in the messages. Zero only when
+    /// `text` as a duration; `option` names it in the messages (`nil`: where the message
+    /// goes after one that names it already, the argument parser's). Zero only when
     /// `allowsZero` (where zero means "never", not "forever").
-    public init(parsing text: String, option: String, allowsZero: Bool = false) throws(HelperError) {
+    public init(parsing text: String, option: String?, allowsZero: Bool = false) throws(HelperError) {
+        let subject = option.map { "\($0) \(text) is " } ?? ""
         var digits = Substring(text)
         var unit: UInt64 = 1
         if let last = digits.last, let found = Self.units.first(where: { $0.letter == last }) {
@@ -27,17 +29,17 @@ public struct TimeSpan: Equatable, Sendable {
         }
         // Digits only: UInt64 alone would take "+5".
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
-            throw HelperError(.usage, "\(option) \(text) is not a duration",
+            throw HelperError(.usage, subject + "not a duration",
                               fix: "give seconds, or a number followed by s, m, h or d, such as 90, 30s, 5m, 8h or 30d")
         }
         // Too many digits for UInt64 is as much beyond the limit as any other.
         let number = UInt64(digits)
         guard let number, number <= UInt64(Self.maximum.seconds) / unit else {
-            throw HelperError(.usage, "\(option) \(text) is longer than the limit of \(Self.maximum)",
+            throw HelperError(.usage, subject + "longer than the limit of \(Self.maximum)",
                               fix: "give at most \(Self.maximum.seconds / 86400)d")
         }
         if number == 0 && !allowsZero {
-            throw HelperError(.usage, "\(option) \(text) is no time at all", fix: "give at least 1s")
+            throw HelperError(.usage, subject + "no time at all", fix: "give at least 1s")
         }
         seconds = UInt32(number * unit)
     }

@@ -55,7 +55,7 @@ public struct PassphraseSource: Sendable {
         let length = String(decoding: first, as: UTF8.self).count
         if length < Self.shortLength {
             // A warning, not an error: the passphrase is taken.
-            SystemIO.writeAll(2, "\(Self.program): warning: the new passphrase has only \(length) characters; whoever copies what it"
+            SystemIO.writeAll(2, "\(Self.program): warning: the new passphrase has only \(length) character\(length == 1 ? "" : "s"); whoever copies what it"
                 + " protects can try short ones offline for as long as it takes, scrypt or not: \(Self.shortLength) characters or more"
                 + " (a few random words) hold\n")
         }

@@ -116,8 +116,11 @@ public enum HelperRunner {
             let code = Root.exitCode(for: error)
             if code == .success { return (0, 1, HelpExamples.text(for: error, command: root)) }
             if code == .validationFailure || code.rawValue == 64 {
-                let message = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-                return (2, 2, HelperError(.usage, message, fix: "see \(program) --help").line(program: program))
+                // An option's value refused by our own reading of it (a transform) carries
+                // its fix (`HelperError.sentence`): that one, not a second one.
+                let message = Root.message(for: error).split(separator: "\n").first ?? "invalid arguments"
+                let (cause, fix) = HelperError.splitting(message)
+                return (2, 2, HelperError(.usage, cause, fix: fix ?? "see \(program) --help").line(program: program))
             }
             return (1, 2, "\(program): \(Root.message(for: error))")
         }

@@ -43,7 +43,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
 
     public func run() throws {
         // Read before the store is opened: a mistyped host fails without a passphrase prompt.
-        let target = try host.map(HostOrURL.parse)
+        let target = try host.map { try HostOrURL.parse($0, everything: "leave it out to list everything") }
         let items = try options.settings.openExisting()?.list() ?? []
         let shown = items.filter { target?.matches($0.credential) ?? true }
         switch format {
@@ -74,7 +74,15 @@ enum StoredHosts<Options: StoreOptions> {
     }
 
     static func isOfferable(_ host: String) -> Bool {
-        !host.hasPrefix("-") && !host.unicodeScalars.contains(where: Trace.isHazard)
+        !host.hasPrefix("-") && !host.unicodeScalars.contains(where: Trace.isHazard) && readsBack(host)
+    }
+
+    /// Whether list and erase read the host, typed as it is, as that very host and nothing
+    /// more (`HostOrURL`): not a host with a `/`, `@` or `%41` in it (read as a path, a
+    /// user, a decoded byte), nor one with what is no port after a colon (refused).
+    static func readsBack(_ host: String) -> Bool {
+        guard let read = try? HostOrURL.parse(host, everything: "") else { return false }
+        return read.request == Credential(host: Value(host))
     }
 
     static func escapedForDescribe(_ host: String) -> String {

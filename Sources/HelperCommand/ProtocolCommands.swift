@@ -174,7 +174,7 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
 
     public func run() throws {
         guard let target else { return try ProtocolAction.erase.run(options.settings) }
-        let selected = try HostOrURL.parse(target)
+        let selected = try HostOrURL.parse(target, everything: "use erase-all to erase everything")
         var erased = 0
         if let store = try options.settings.openExisting() {
             // A host alone covers its ports: the store's own list says which there are.

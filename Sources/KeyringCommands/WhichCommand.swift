@@ -29,7 +29,7 @@ struct WhichCommand: ParsableCommand {
 
     func run() throws {
         // The same reading as list's and erase's, so all understand a HOST-OR-URL alike.
-        let request = try target.map { try HostOrURL.parse($0).request }
+        let request = try target.map { try HostOrURL.parse($0, everything: "leave it out to see only where a store would go").request }
         // Asked before prompts are turned off: whether a get from here could ask someone.
         let someoneToAsk = SecretPrompt.canAsk
         SecretPrompt.allowed = false

@@ -167,10 +167,10 @@ public struct SQLiteOptions: StoreOptions {
         "Read the passphrase from this file descriptor instead of asking.", valueName: "n"))
     var passphraseFD: Int32?
 
-    @Option(name: .customLong(Names.gracePeriod), help: ArgumentHelp(
+    @Option(name: .customLong(Names.gracePeriod), parsing: .unconditional, help: ArgumentHelp(
         "After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again"
             + " (default: \(SQLiteSettings.defaultGracePeriod.seconds / 60)m; 0: never).", valueName: "duration"),
-            transform: TimeSpan.option("--" + Names.gracePeriod, allowsZero: true))
+            transform: TimeSpan.option(allowsZero: true))
     var gracePeriod: TimeSpan?
 
     public init() {}
@@ -287,9 +287,10 @@ struct UnlockCommand: ParsableCommand {
             """)
 
     @OptionGroup var options: SQLiteOptions
-    @Option(help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(TimeSpan.maximum.seconds / 86400)d).",
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(TimeSpan.maximum.seconds / 86400)d).",
                                valueName: "duration"),
-            transform: TimeSpan.option("--timeout"))
+            transform: TimeSpan.option())
     var timeout = TimeSpan(seconds: 900)
 
     func run() throws {
@@ -309,11 +310,14 @@ struct LockCommand: ParsableCommand {
 
 extension TimeSpan {
     /// The argument parser's reading of a duration option: the same words and limits as
-    /// git's fast path (SQLiteSettings), reported as the parser reports a bad value.
-    static func option(_ name: String, allowsZero: Bool = false) -> @Sendable (String) throws -> TimeSpan {
+    /// git's fast path (SQLiteSettings), reported after the parser's own words for a bad
+    /// value (which name the option and the value), with the fix that fits (one fix:
+    /// HelperRunner takes it from the sentence). Options that take one are parsed
+    /// `.unconditional`: `-1` is a value refused as no duration, not a missing value.
+    static func option(allowsZero: Bool = false) -> @Sendable (String) throws -> TimeSpan {
         { text in
-            do throws(HelperError) { return try TimeSpan(parsing: text, option: name, allowsZero: allowsZero) } catch {
-                throw ValidationError(error.message + "; " + (error.fix ?? ""))
+            do throws(HelperError) { return try TimeSpan(parsing: text, option: nil, allowsZero: allowsZero) } catch {
+                throw ValidationError(error.sentence)
             }
         }
     }

@@ -32,7 +32,8 @@ enum RecordCodec {
         }
         guard bytes[index...].allSatisfy({ $0 == 0 }) else { return nil }
         let value = { (i: Int) in values[i].map(Value.init) }
-        let expiry = values[5].flatMap { UInt64(String(decoding: $0, as: UTF8.self)) }
+        // Read as every store reads a stored expiry: what is not canonical is expired.
+        let expiry = values[5].map(StoredExpiry.read)
         return Credential(protocol: value(0), host: value(1), path: value(2), username: value(3),
                           password: value(4), passwordExpiryUTC: expiry, oauthRefreshToken: value(6),
                           authtype: value(7), credential: value(8))
@@ -42,7 +43,7 @@ enum RecordCodec {
 
     static func fields(of c: Credential) -> [[UInt8]?] {
         [c.protocol?.bytes, c.host?.bytes, c.path?.bytes, c.username?.bytes, c.password?.bytes,
-         c.passwordExpiryUTC.map { Array(String($0).utf8) }, c.oauthRefreshToken?.bytes,
+         c.passwordExpiryUTC.map(StoredExpiry.text), c.oauthRefreshToken?.bytes,
          c.authtype?.bytes, c.credential?.bytes]
     }
 

@@ -90,7 +90,7 @@ enum ItemLayout {
     /// The password, then `key=value` lines for the other secrets.
     static func secretText(of credential: Credential) -> [UInt8] {
         var text = credential.password?.bytes ?? []
-        let extras: [Value?] = [credential.passwordExpiryUTC.map { Value(String($0)) }, credential.oauthRefreshToken,
+        let extras: [Value?] = [credential.passwordExpiryUTC.map { Value(StoredExpiry.text($0)) }, credential.oauthRefreshToken,
                                 credential.authtype, credential.credential]
         for (name, value) in zip(extraFields, extras) {
             if let value { text += [0x0A] + Array(name.utf8) + [0x3D] + value.bytes }
@@ -100,20 +100,36 @@ enum ItemLayout {
 
     /// Fills the secrets into `credential` from the secret text. An empty first line with
     /// a `credential=` line is an item without a password; otherwise it is the password.
+    /// The expiry is read as every store reads it (`StoredExpiry`).
+    ///
+    /// A text that gives one of these fields twice says two things, and which one its
+    /// writer meant is a guess: it is not split at all. The whole text is the password,
+    /// which no protocol line can hold (it has line breaks), so the item is listed but
+    /// never answered (`Credential.isAnswerable`) nor exported as lines; its expiry is
+    /// unreadable, so the listing shows it expired.
     static func read(secretText: [UInt8], into credential: inout Credential) {
         let lines = secretText.split(separator: 0x0A, omittingEmptySubsequences: false)
+        var read = credential
+        var seen: Set<String> = []
         for line in lines.dropFirst() {
             guard let equals = line.firstIndex(of: 0x3D) else { continue }
+            let name = String(decoding: line[..<equals], as: UTF8.self)
+            guard extraFields.contains(name) else { continue }
+            guard seen.insert(name).inserted else {
+                credential.password = Value(secretText)
+                credential.passwordExpiryUTC = StoredExpiry.unreadable
+                return
+            }
             let value = Value(Array(line[(equals + 1)...]))
-            switch String(decoding: line[..<equals], as: UTF8.self) {
-            case "password_expiry_utc": credential.passwordExpiryUTC = UInt64(value.text).flatMap { $0 == 0 ? nil : $0 }
-            case "oauth_refresh_token": credential.oauthRefreshToken = value
-            case "authtype": credential.authtype = value
-            case "credential": credential.credential = value
-            default: break
+            switch name {
+            case "password_expiry_utc": read.passwordExpiryUTC = StoredExpiry.read(value.bytes)
+            case "oauth_refresh_token": read.oauthRefreshToken = value
+            case "authtype": read.authtype = value
+            default: read.credential = value
             }
         }
         let first = Value(Array(lines.first ?? []))
-        if !(first.isEmpty && credential.credential != nil) { credential.password = first }
+        if !(first.isEmpty && read.credential != nil) { read.password = first }
+        credential = read
     }
 }

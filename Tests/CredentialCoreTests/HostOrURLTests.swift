@@ -3,60 +3,88 @@ import Testing
 
 @Suite("HostOrURL: what list, erase and which read as HOST-OR-URL")
 struct HostOrURLTests {
+    /// As list reads it.
+    func parse(_ text: String) throws -> HostOrURL { try HostOrURL.parse(text, everything: "leave it out to list everything") }
+
     static func item(_ protocol: Value, _ host: Value, path: Value? = nil, user: Value = "alice") -> Credential {
         Credential(protocol: `protocol`, host: host, path: path, username: user)
     }
 
     @Test func eachFormReadsAsARequest() throws {
-        let bare = try HostOrURL.parse("github.com")
+        let bare = try parse("github.com")
         #expect(bare == HostOrURL(request: Credential(host: "github.com"), anyPort: true))
-        #expect(try HostOrURL.parse("github.com:8443") == HostOrURL(request: Credential(host: "github.com:8443"), anyPort: false))
-        #expect(try HostOrURL.parse("https://github.com") == HostOrURL(request: Credential(protocol: "https", host: "github.com"), anyPort: false))
-        #expect(try HostOrURL.parse("https://user@github.com:8443/path/")
+        #expect(try parse("github.com:8443") == HostOrURL(request: Credential(host: "github.com:8443"), anyPort: false))
+        #expect(try parse("https://github.com") == HostOrURL(request: Credential(protocol: "https", host: "github.com"), anyPort: false))
+        #expect(try parse("https://user@github.com:8443/path/")
                 == HostOrURL(request: Credential(protocol: "https", host: "github.com:8443", path: "path", username: "user"), anyPort: false))
-        #expect(try HostOrURL.parse("alice@github.com/org/repo")
+        #expect(try parse("alice@github.com/org/repo")
                 == HostOrURL(request: Credential(host: "github.com", path: "org/repo", username: "alice"), anyPort: true))
-        #expect(try HostOrURL.parse("[::1]").anyPort && !HostOrURL.parse("[::1]:8443").anyPort)
-        #expect(try HostOrURL.parse("cert:///etc/cert.pem").request == Credential(protocol: "cert", host: "", path: "etc/cert.pem"))
+        #expect(try parse("[::1]").anyPort && !parse("[::1]:8443").anyPort)
+        #expect(try parse("cert:///etc/cert.pem").request == Credential(protocol: "cert", host: "", path: "etc/cert.pem"))
     }
 
     @Test func aHostAloneCoversEveryPortAURLOnlyItsOwn() throws {
-        let bare = try HostOrURL.parse("github.com"), url = try HostOrURL.parse("https://github.com")
+        let bare = try parse("github.com"), url = try parse("https://github.com")
         for host: Value in ["github.com", "github.com:8443", "github.com:1"] {
             #expect(bare.matches(Self.item("https", host)) && bare.matches(Self.item("http", host)), "\(host)")
         }
         #expect(url.matches(Self.item("https", "github.com")) && !url.matches(Self.item("https", "github.com:8443")))
         // Not a port: no digits, a port too long, another host with the same start.
-        for host: Value in ["github.com:", "github.com:abc", "github.com:123456", "github.com:65536", "github.com:0443", "github.community", "github.com.evil", "evil.github.com"] {
+        for host: Value in ["github.com:", "github.com:abc", "github.com:123456", "github.com:65536", "github.com:0443", "github.com:0", "github.community", "github.com.evil", "evil.github.com"] {
             #expect(!bare.matches(Self.item("https", host)), "\(host)")
         }
-        #expect(try HostOrURL.parse("[::1]").matches(Self.item("https", "[::1]:8443")))
-        #expect(try !HostOrURL.parse("github.com:8443").matches(Self.item("https", "github.com")))
+        #expect(try parse("[::1]").matches(Self.item("https", "[::1]:8443")))
+        #expect(try !parse("github.com:8443").matches(Self.item("https", "github.com")))
     }
 
     @Test func eraseRequestsAreOnePerHostCovered() throws {
         let items = [Self.item("https", "github.com"), Self.item("http", "github.com"), Self.item("https", "github.com:8443"),
                      Self.item("https", "gitlab.com"), Self.item("https", "github.com:8443", user: "bob")]
-        let alice = try HostOrURL.parse("alice@github.com")
+        let alice = try parse("alice@github.com")
         #expect(alice.requests(covering: items) == [Credential(host: "github.com", username: "alice"), Credential(host: "github.com:8443", username: "alice")])
-        let url = try HostOrURL.parse("https://github.com:8443")
+        let url = try parse("https://github.com:8443")
         #expect(url.requests(covering: []) == [url.request], "an exact request needs no listing")
-        #expect(try HostOrURL.parse("nothing.example").requests(covering: items).isEmpty)
+        #expect(try parse("nothing.example").requests(covering: items).isEmpty)
     }
 
     @Test(arguments: [("", "\"\" names no host"), ("https://", "https:// names no host"), ("https:///", "https:/// names no host"),
                       ("a\nb", "is not a host or a URL git would send: url has a newline"),
                       ("https://alice:hunter2@github.com", "holds a password")])
     func refusedWithWhy(text: String, message: String) {
-        #expect(throws: HelperError.self) { try HostOrURL.parse(text) }
+        #expect(throws: HelperError.self) { try parse(text) }
         do {
-            _ = try HostOrURL.parse(text)
+            _ = try parse(text)
         } catch let error as HelperError {
             #expect(error.kind == .usage && error.message.contains(message) && error.fix != nil, "\(error)")
             #expect(!error.line(program: "p").contains("hunter2"))
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    /// Each command's own way to say "every host" is the fix of a text naming none: only
+    /// erase points to erase-all.
+    @Test(arguments: ["", "https://", ":8443", "https://:8443", "alice@:443"])
+    func namingNoHostGivesTheCommandsFix(text: String) throws {
+        for everything in ["use erase-all to erase everything", "leave it out to list everything"] {
+            #expect(throws: HelperError(.usage, "\(Trace.quoted(text)) names no host", fix: "give a host, or \(everything)")) {
+                try HostOrURL.parse(text, everything: everything)
+            }
+        }
+    }
+
+    /// After a host's last colon comes a port (1 to 65535, as a number is written), or the
+    /// text is refused, in both forms: a typo would select nothing.
+    @Test(arguments: [("k1.test:99999", "99999"), ("k1.test:65536", "65536"), (":0", "0"), ("k1.test:0", "0"),
+                      ("k1.test:0443", "0443"), ("inv.test:abc", "abc"), ("inv.test:", "\"\""), ("https://k1.test:99999", "99999"),
+                      ("alice@inv.test:8o8o/org", "8o8o"), ("[::1]:x", "x")])
+    func whatIsNoPortIsRefused(text: String, port: String) throws {
+        #expect(throws: HelperError(.usage, "\(text) is not a host[:port]: \(port) is no port (1 to 65535, without a leading zero)",
+                                    fix: "give a host (github.com, github.com:8443) or a URL (https://alice@github.com/org/repo)")) {
+            try parse(text)
+        }
+        #expect(try parse("k1.test:65535").request.host == "k1.test:65535")
+        #expect(try parse("[::1]").request.host == "[::1]" && parse("[::1]:1").request.host == "[::1]:1")
     }
 
     @Test func relayedErrorsKeepOneFix() {

@@ -169,6 +169,28 @@ import Testing
         #expect(pwned.isEmpty, "\(shell) ran a stored name (\(pwned)): \(narrowedRun)")
     }
 
+    /// Only a host that list and erase read back as that very host (HostOrURL) is offered:
+    /// not one with a `/` (read as a path), an `@` (a user), a `%41` (a decoded byte), or
+    /// what is no port after its last colon (refused). The others are offered beside them.
+    static let unreadableHosts = ["slash.example/org", "alice@at.example", "pct%41.example", "k1.test:99999", "k2.test:0",
+                                  "k3.test:0443", "inv.test:abc", ":8443", "hash.example#x", "query.example?x"]
+
+    @Test(arguments: Shell.allCases)
+    func onlyHostsThatReadBackAsThemselvesAreOffered(shell: Shell) throws {
+        let helper = sandbox.sqlite()
+        for (index, host) in (Self.unreadableHosts + ["fine.example", "fine.example:8443"]).enumerated() {
+            try helper.storeAll(wire("protocol=https", "host=\(host)", "username=u\(index)", "password=p\(index)"))
+        }
+        let (candidates, run) = try completion.candidates(shell, ["git-credential-sqlite", "erase", ""])
+        let offered = try readBack(shell, candidates)
+        #expect(offered.sorted() == ["fine.example", "fine.example:8443"], "\(shell) offers \(offered) from \(candidates): \(run)")
+        for host in Self.unreadableHosts {
+            let listed = try helper("list", host)
+            #expect(listed.exitCode == 2 || !listed.stdoutText.contains(" \(host) "),
+                    "list \(host) would select that very host after all: \(listed)")
+        }
+    }
+
     /// A store that cannot be read now (its key file moved away) offers no hosts: nothing,
     /// not an empty name that bash would insert as `''`.
     @Test(arguments: Shell.allCases)

@@ -73,16 +73,33 @@ import Testing
         }
     }
 
+    /// How each command says "every host": the fix of a text that names none fits it.
+    static let everything = ["list": "leave it out to list everything", "erase": "use erase-all to erase everything",
+                             "which": "leave it out to see only where a store would go"]
+
     @Test(arguments: Helper.allCases)
     func aHostOrURLThatNamesNoHostIsRefusedAlike(_ which: Helper) throws {
         let helper = helper(which)
         try helper.storeAll(Self.stored[0])
-        for command in ["list", "erase"] {
-            let empty = try helper(command, "")
-            #expect(empty.exitCode == 2 && empty.stdout.isEmpty && empty.stderrLines
-                    == ["git-credential-\(which): \"\" names no host. Fix: give a host, or use erase-all to erase everything"], "\(empty)")
-            let noHost = try helper(command, "https://")
-            #expect(noHost.exitCode == 2 && noHost.stderrText.contains(": https:// names no host. Fix:"), "\(noHost)")
+        let program = "git-credential-\(which)"
+        for command in ["list", "erase"] + (which == .keyring ? ["which"] : []) {
+            // An empty host, with a port or without, in both forms.
+            for (text, shown) in [("", "\"\""), ("https://", "https://"), (":8443", ":8443"), ("https://:8443", "https://:8443"),
+                                  ("alice@:443", "alice@:443")] {
+                let refused = try helper(command, text)
+                #expect(refused.exitCode == 2 && refused.stdout.isEmpty && refused.stderrLines
+                        == ["\(program): \(shown) names no host. Fix: give a host, or \(Self.everything[command]!)"],
+                        "\(command) \(text): \(refused)")
+            }
+            // What is no port after a host's last colon.
+            for (text, port) in [("k1.test:99999", "99999"), (":0", "0"), ("k1.test:0443", "0443"), ("inv.test:abc", "abc"),
+                                 ("https://github.com:65536", "65536")] {
+                let refused = try helper(command, text)
+                #expect(refused.exitCode == 2 && refused.stdout.isEmpty && refused.stderrLines
+                        == ["\(program): \(text) is not a host[:port]: \(port) is no port (1 to 65535, without a leading zero)."
+                            + " Fix: give a host (github.com, github.com:8443) or a URL (https://alice@github.com/org/repo)"],
+                        "\(command) \(text): \(refused)")
+            }
             let withPassword = try helper(command, "https://alice:hunter2@github.com")
             expectOneLineFailure(withPassword, exitCode: 2, mentioning: ["holds a password", "leave the password out"])
             #expect(!withPassword.stderrText.contains("hunter2"), "\(withPassword)")

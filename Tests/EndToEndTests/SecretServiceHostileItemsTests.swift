@@ -123,10 +123,68 @@ import Testing
     /// Lines of the secret text other than git's own fields are ignored.
     @Test func extraLinesInTheSecretTextForgeNoField() throws {
         try storeGits(["protocol": "https", "server": Self.host, "user": "alice"],
-                      secret: "pw\nusername=mallory\nhost=evil.example\nprotocol=http\npassword=forged\nwwwauth[]=Basic\npassword_expiry_utc=junk")
+                      secret: "pw\nusername=mallory\nhost=evil.example\nprotocol=http\npassword=forged\nwwwauth[]=Basic\nauthtypeX=Bearer")
         let found = try helper.get(wire("protocol=https", "host=\(Self.host)"))
         #expect(found.exitCode == 0 && found.stdoutLines == ["username=alice", "password=pw"], "\(found)")
         try expectOneLineEach(items: 1, notContaining: ["username=mallory", "host=evil.example", "password=forged"])
+    }
+
+    /// An expiry is read as every store reads one (StoredExpiry): canonical digits are that
+    /// time; anything else (a space or sign git's strtoumax would skip, a blank, junk, a
+    /// leading zero, 0, more than 64 bits) is expired, so its password is never answered,
+    /// though git would have read ` 1` as long expired and `junk` as never. Listed expired,
+    /// and a refresh token still goes to git (with an expiry git reads as expired).
+    @Test(arguments: [" 1", "+4102444800", "-1", "", " ", "junk", "4102444800x", "04102444800", "0",
+                      "18446744073709551616", "4102444800\r"])
+    func anExpiryThatIsNotCanonicalIsExpired(expiry: String) throws {
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice"], secret: "pw\npassword_expiry_utc=\(expiry)")
+        try storeGits(["protocol": "https", "server": "token.example", "user": "bob"],
+                      secret: "pw2\npassword_expiry_utc=\(expiry)\noauth_refresh_token=refresh-2")
+        expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host)")))
+        let refresh = try helper.get(wire("protocol=https", "host=token.example"))
+        #expect(refresh.exitCode == 0 && refresh.stdoutLines == ["username=bob", "password_expiry_utc=1", "oauth_refresh_token=refresh-2"],
+                "\(refresh)")
+        let listed = try helper.list()
+        #expect(listed.stdoutLines.count == 3 && listed.stdoutLines.dropFirst().allSatisfy { $0.contains("1970-01-01 00:00 UTC (expired)") },
+                "\(listed)")
+        let exported = try helper("export", "--plaintext", "--format", "protocol")
+        // An export keeps them expired for whoever imports it (git's reading of 1 is ours).
+        #expect(exported.exitCode == 0 && exported.stdoutLines.filter { $0.hasPrefix("password_expiry_utc=") }
+                == ["password_expiry_utc=1", "password_expiry_utc=1"], "\(exported)")
+    }
+
+    /// The expiry we write, and git's helper writes, is answered as it is.
+    @Test func aCanonicalExpiryIsThatTime() throws {
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice"], secret: "pw\npassword_expiry_utc=4102444800")
+        #expect(try helper.get(wire("protocol=https", "host=\(Self.host)")).stdoutLines
+                == ["username=alice", "password=pw", "password_expiry_utc=4102444800"])
+        #expect(try helper.list().stdoutLines.last?.contains("2100-01-01 00:00 UTC") == true)
+    }
+
+    /// A secret text that gives one of git's fields twice says two things (the last line
+    /// would win in a lenient reader, the first in another): the item is no answer at all,
+    /// as one with a line break in a field, not even a refresh answer; it is listed (as
+    /// expired) and left out of a plaintext export, and the other items are answered.
+    @Test(arguments: ["password_expiry_utc=4102444800\npassword_expiry_utc=1",
+                      "password_expiry_utc=1\npassword_expiry_utc=4102444800",
+                      "oauth_refresh_token=first\noauth_refresh_token=second",
+                      "password_expiry_utc=1\noauth_refresh_token=first\noauth_refresh_token=second",
+                      "authtype=Bearer\ncredential=a\ncredential=b"])
+    func aFieldGivenTwiceIsNoAnswer(lines: String) throws {
+        try storeGits(["protocol": "https", "server": Self.host, "user": "alice"], secret: "pw\n" + lines)
+        try storeGits(["protocol": "https", "server": Self.host, "user": "bob"], secret: "bob-pw")
+        let found = try helper.get(wire("protocol=https", "host=\(Self.host)", "username=alice"))
+        expectSilentMiss(found)
+        let capable = try helper.get(wire("capability[]=authtype", "protocol=https", "host=\(Self.host)", "username=alice"))
+        expectSilentMiss(capable)
+        #expect(try helper.password(for: wire("protocol=https", "host=\(Self.host)", "username=bob")) == "bob-pw")
+        let listed = try helper.list()
+        #expect(listed.stdoutLines.count == 3 && listed.stdoutLines.contains { $0.contains(" alice ") && $0.contains("(expired)") },
+                "\(listed)")
+        let exported = try helper("export", "--plaintext")
+        #expect(exported.exitCode == 0 && exported.stdoutLines == ["https://bob:bob-pw@\(Self.host)"], "\(exported)")
+        #expect(exported.stderrText.contains("left out 1"), "\(exported)")
+        try expectOneLineEach(items: 2, notContaining: ["password=pw", "oauth_refresh_token=", "credential="])
     }
 
     /// A secret of 4 MiB, and one with bytes that no line may hold: answered whole or

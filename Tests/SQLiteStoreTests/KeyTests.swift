@@ -17,6 +17,18 @@ import Testing
         #expect(RecordCodec.decode([2] + encoded.dropFirst()) == nil, "unknown record version")
     }
 
+    /// A record's expiry is read as every store reads one (StoredExpiry): what is not
+    /// canonical digits is expired, not "never" (as it was) nor git's leading number.
+    @Test(arguments: [("4102444800", 4_102_444_800), (" 5", 1), ("+5", 1), ("", 1), ("junk", 1), ("0", 1), ("05", 1),
+                      ("18446744073709551616", 1)] as [(String, UInt64)])
+    func aRecordsExpiryIsReadAsEveryStoreReadsIt(text: String, expected: UInt64) {
+        var fields = RecordCodec.fields(of: Credential(protocol: "https", host: "h", username: "u", password: "p"))
+        fields[5] = Array(text.utf8)
+        let record = [RecordCodec.version] + fields.flatMap(RecordCodec.field)
+        #expect(RecordCodec.decode(record)?.passwordExpiryUTC == expected)
+        #expect(RecordCodec.decode(record)?.isExpired(now: 4_000_000_000) == (expected < 4_000_000_000))
+    }
+
     @Test func theSpelledOutDerivationIsHKDF() {
         let key = (0..<32).map { UInt8($0) }
         let salt: [UInt8] = [9, 8, 7]
