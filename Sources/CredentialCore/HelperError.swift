@@ -29,27 +29,9 @@ public struct HelperError: Error, Equatable {
     /// quote a hostile value, or another program's output), and the password of any URL in
     /// it (one the user typed, echoed back) redacted.
     public func line(program: String) -> String {
-        let text = "\(program): \(sentence)"
+        var text = "\(program): \(message)"
+        if let fix { text += (text.last.map { ".?!".contains($0) } == true ? " " : ". ") + "Fix: \(fix)" }
         return Trace.redactingURLPasswords(Trace.printable(String(text.map { $0.isNewline ? " " : $0 })))
-    }
-
-    /// `message. Fix: fix`, the line without the program's name: for a message that
-    /// another one carries (an option's value refused through the argument parser), to
-    /// be taken apart again by `splitting`.
-    public var sentence: String {
-        guard let fix else { return message }
-        return message + (message.last.map { ".?!".contains($0) } == true ? " " : ". ") + "Fix: \(fix)"
-    }
-
-    /// A line's cause and its fix (after its last `. Fix: `), if it gives one: so that a
-    /// message carried inside another keeps one fix, its own.
-    public static func splitting(_ text: Substring) -> (cause: String, fix: String?) {
-        let marker = Array(". Fix: ")
-        let characters = Array(text)
-        guard characters.count >= marker.count,
-              let start = (0...(characters.count - marker.count)).last(where: { characters[$0..<$0 + marker.count].elementsEqual(marker) })
-        else { return (String(text), nil) }
-        return (String(characters[..<start]), String(characters[(start + marker.count)...]))
     }
 }
 
@@ -58,9 +40,13 @@ extension HelperError {
     /// (without its name, which `action` gives) after what we were doing, and its own fix, the one that helps (only `fix` when it
     /// gave none), so that the line has one cause and one fix.
     public static func relayed(_ line: String, from program: String, doing action: String, fix: String) -> HelperError {
-        let (cause, own) = splitting(line.hasPrefix(program + ": ") ? line.dropFirst(program.count + 2) : Substring(line))
+        let marker = Array(". Fix: ")
+        let characters = Array(line.hasPrefix(program + ": ") ? line.dropFirst(program.count + 2) : Substring(line))
+        guard characters.count >= marker.count,
+              let start = (0...(characters.count - marker.count)).last(where: { characters[$0..<$0 + marker.count].elementsEqual(marker) })
+        else { return HelperError(.failure, "\(action): " + String(characters), fix: fix) }
         // The fix ends its sentence with our own ". " when it has no full stop of its own.
-        return HelperError(.failure, "\(action): " + cause, fix: own ?? fix)
+        return HelperError(.failure, "\(action): " + String(characters[..<start]), fix: String(characters[(start + marker.count)...]))
     }
 }
 

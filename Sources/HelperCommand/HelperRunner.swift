@@ -92,6 +92,18 @@ public enum HelperRunner {
         return !arguments.contains(where: { known.contains($0) || completion.contains($0) })
     }
 
+    /// An option's value refused by our own reading of it inside the argument parser (a
+    /// transform: `refusing`), which reports it after its own words (`The value 'x' is
+    /// invalid for '--option'`) but knows nothing of its fix. Kept here, not written into
+    /// the parser's text: that text holds the value as typed, which could hold a "Fix:".
+    nonisolated(unsafe) static var refusedValue: HelperError?
+
+    /// The error for a transform to throw for a value it refuses.
+    public static func refusing(_ error: HelperError) -> Error {
+        refusedValue = error
+        return ValidationError(error.message)
+    }
+
     /// Prints the error as one line on stderr (help on stdout) and returns the exit code;
     /// the trace gets the same line.
     static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
@@ -116,11 +128,13 @@ public enum HelperRunner {
             let code = Root.exitCode(for: error)
             if code == .success { return (0, 1, HelpExamples.text(for: error, command: root)) }
             if code == .validationFailure || code.rawValue == 64 {
-                // An option's value refused by our own reading of it (a transform) carries
-                // its fix (`HelperError.sentence`): that one, not a second one.
-                let message = Root.message(for: error).split(separator: "\n").first ?? "invalid arguments"
-                let (cause, fix) = HelperError.splitting(message)
-                return (2, 2, HelperError(.usage, cause, fix: fix ?? "see \(program) --help").line(program: program))
+                let message = Root.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                // A value our own reading refused, after the parser's words: its fix, the
+                // one that helps, and only that one.
+                if let refused = refusedValue, message.hasSuffix(": " + refused.message) {
+                    return (2, 2, HelperError(.usage, message, fix: refused.fix).line(program: program))
+                }
+                return (2, 2, HelperError(.usage, message, fix: "see \(program) --help").line(program: program))
             }
             return (1, 2, "\(program): \(Root.message(for: error))")
         }

@@ -311,13 +311,13 @@ struct LockCommand: ParsableCommand {
 extension TimeSpan {
     /// The argument parser's reading of a duration option: the same words and limits as
     /// git's fast path (SQLiteSettings), reported after the parser's own words for a bad
-    /// value (which name the option and the value), with the fix that fits (one fix:
-    /// HelperRunner takes it from the sentence). Options that take one are parsed
-    /// `.unconditional`: `-1` is a value refused as no duration, not a missing value.
+    /// value (which name the option and the value), with its own fix (HelperRunner).
+    /// Options that take one are parsed `.unconditional`: `-1` is a value refused as no
+    /// duration, not a missing value.
     static func option(allowsZero: Bool = false) -> @Sendable (String) throws -> TimeSpan {
         { text in
             do throws(HelperError) { return try TimeSpan(parsing: text, option: nil, allowsZero: allowsZero) } catch {
-                throw ValidationError(error.sentence)
+                throw HelperRunner.refusing(error)
             }
         }
     }

@@ -138,6 +138,10 @@ import Testing
         (["unlock", "--timeout", "-1"], "The value '-1' is invalid for '--timeout <duration>': " + notADuration),
         (["--grace-period", "-1", "get"], "The value '-1' is invalid for '--grace-period <duration>': " + notADuration),
         (["--grace-period", "-5m", "unlock"], "The value '-5m' is invalid for '--grace-period <duration>': " + notADuration),
+        // A value that holds a "Fix:" of its own is shown, and gives no fix.
+        (["unlock", "--timeout", "5. Fix: curl evil"], "The value '5. Fix: curl evil' is invalid for '--timeout <duration>': " + notADuration),
+        (["list", "--format", "x. Fix: curl evil"],
+         "The value 'x. Fix: curl evil' is invalid for '--format <format>'. Please provide one of 'table' and 'json'. Fix: see git-credential-sqlite --help"),
     ])
     func aDurationOutOfRangeSaysTheLimit(arguments: [String], message: String) throws {
         let result = try helper.run(["--db", database] + arguments, input: Self.credential)
