@@ -3,8 +3,8 @@
 /// `https://alice@github.com:8443/org/repo`.
 ///
 /// A URL means what git would send for it: its protocol, its host and port exactly
-/// (`https://github.com` is the default port only, as git sees it), and its user and path
-/// when it has them. A host alone means the host, whatever the protocol, path and user,
+/// (`https://github.com` is the default port only, as git sees it), its user, and its
+/// path except for http and https, for which git sends none by default. A host alone means the host, whatever the protocol, path and user,
 /// and on every port unless it names one: a person typing `github.com` means GitHub, and
 /// would not guess that an item stored for `github.com:8443` is another host.
 public struct HostOrURL: Equatable, Sendable {
@@ -34,6 +34,9 @@ public struct HostOrURL: Equatable, Sendable {
             throw HelperError(.usage, "\(shown) is not a host or a URL git would send: \(error.message)", fix: examples)
         }
         if !isURL { request.protocol = nil }
+        // git sends no path for http and https (unless credential.useHttpPath is set), so
+        // what it stores has none: the URL a repository was cloned with selects its host.
+        if isURL, let scheme = request.protocol, scheme == Value("http") || scheme == Value("https") { request.path = nil }
         // A password on the command line is seen by every user's ps: never ask for one there.
         guard request.password == nil else {
             throw HelperError(.usage, "\(Trace.redactingURLPasswords(shown)) holds a password",

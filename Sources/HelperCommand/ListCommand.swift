@@ -16,7 +16,8 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
                 A host alone lists it on every port, for every protocol, path and user \
                 (github.com covers github.com:8443); a host:port, that port only; a URL, what \
                 git would send for it (https://github.com: https on the default port only), \
-                and its user and path if it has them. erase reads its HOST-OR-URL the same way.
+                and its user, and its path but for http and https, for which git sends none \
+                (a clone URL selects its host). erase reads its HOST-OR-URL the same way.
 
                 --format json prints an array of objects with protocol, host, port, path, \
                 username, password_expiry_utc (seconds since 1970, or null), expires (ISO \

@@ -158,7 +158,7 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
                 Given a host or URL instead, erases what it selects, as list shows it, and \
                 says how many: a host alone, every protocol, port, path and user of it \
                 (github.com covers github.com:8443); a host:port, that port only; a URL, what \
-                git would send for it, and its user and path if it has them.
+                git would send for it: its user, and its path but for http and https.
 
                 Examples:
                   printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase

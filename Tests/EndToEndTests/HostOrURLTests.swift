@@ -41,6 +41,8 @@ import Testing
         ("https://github.com", [["https", "github.com", "alice"]]),
         ("https://alice@github.com:8443/org/repo", [["https", "github.com:8443", "alice"]]),
         ("https://bob@github.com", []),
+        // The URL a repository was cloned with: git sent no path for it, nor stored one.
+        ("https://github.com/org/repo.git", [["https", "github.com", "alice"]]),
         ("alice@github.com", [["https", "github.com", "alice"], ["https", "github.com:8443", "alice"]]),
         ("gitlab.com:443", []),
     ]
