@@ -44,7 +44,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
     public func run() throws {
         // Read before the store is opened: a mistyped host fails without a passphrase prompt.
         let target = try host.map(HostOrURL.parse)
-        let items = try options.settings.openExisting()?.list() ?? []
+        let items = try options.managedSettings().openExisting()?.list() ?? []
         let shown = items.filter { target?.matches($0.credential) ?? true }
         switch format {
         case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))

@@ -1,0 +1,33 @@
+import CredentialCore
+
+/// The store a management command (list, erase HOST, import, export, init, lock, unlock,
+/// passwd, which) works on. Given no store option and no store variable, it is the store
+/// git uses: the one named on this helper's credential.helper lines, as git reads them
+/// here (system, global, local; after the last reset line). Otherwise `configure --db X`
+/// and then `erase HOST` erased from the default store while git kept answering from X.
+/// git's own get, store and erase never come here: their options are on the line.
+extension StoreOptions {
+    public func managedSettings() throws -> Settings {
+        let settings = self.settings
+        guard !settings.storeIsNamed, let values = try? GitConfig(scope: nil, key: "credential.helper").values() else { return settings }
+        let name = Settings.helperName
+        let active = values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]
+        // git asks every line in turn, so every one of ours is read by a get: they must agree.
+        let stores = active.map(HelperLine.init(parsing:)).filter { $0.runs(name) }.map { line in
+            Settings(gitArguments: line.arguments[...]).map(\.storeArguments)
+        }
+        guard let first = stores.first else { return settings }
+        guard let store = first, stores.allSatisfy({ $0 == first }) else {
+            let named = stores.map { $0.map { $0.isEmpty ? "the default store" : ShellWord.command($0) } ?? "options it cannot read" }
+            throw HelperError(.usage, "git's credential.helper runs \(name) with different stores (\(named.joined(separator: "; "))), so which one is meant is not clear",
+                              fix: "name the store: \(Settings.storeOptionNames.joined(separator: ", "))")
+        }
+        guard !store.isEmpty else { return settings }
+        var following = settings
+        for index in stride(from: 0, to: store.count - 1, by: 2) {
+            if let (option, _) = Settings.option(store[index]) { _ = following.set(option: option, to: store[index + 1]) }
+        }
+        SystemIO.writeAll(2, Trace.printable("using the store of git's credential.helper: \(ShellWord.command(store))") + "\n")
+        return following
+    }
+}
