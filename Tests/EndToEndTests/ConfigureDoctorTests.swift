@@ -82,16 +82,16 @@ import Glibc
     @Test func configureExpandsTildeRefusesADescriptorAndKeyringWritesItsOptions() throws {
         let configure = helper.with(environment: onPath)
         expectSuccess(try configure.run(["configure", "--db", "~/git.db"]).withoutStderr)
-        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db"])
+        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db --key-file \(sandbox.keyFile)"])
 
         let refused = try configure.run(["configure", "--passphrase-fd", "0"])
         expectOneLineFailure(refused, exitCode: 2, mentioning: ["--passphrase-fd", "Fix:"])
-        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db"], "a refused configure wrote")
+        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db --key-file \(sandbox.keyFile)"], "a refused configure wrote")
 
         let keyring = try sandbox.run(BuiltProducts.keyringHelper, ["configure", "--db", sandbox.root + "/k.db"], environment: onPath)
         #expect(keyring.exitCode == 0, "\(keyring)")
-        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db",
-                                  "", "\(BuiltProducts.keyringHelper) --db \(sandbox.root)/k.db"])
+        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.home)/git.db --key-file \(sandbox.keyFile)",
+                                  "", "\(BuiltProducts.keyringHelper) --db \(sandbox.root)/k.db --key-file \(sandbox.keyFile)"])
     }
 
     /// --grace-period is a store option like --db: configure writes it (in seconds, which
@@ -99,7 +99,7 @@ import Glibc
     @Test func configureWritesTheGracePeriod() throws {
         let configure = helper.with(environment: onPath)
         expectSuccess(try configure.run(["configure", "--db", sandbox.root + "/g.db", "--grace-period", "2m"]).withoutStderr)
-        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.root)/g.db --grace-period 120"])
+        #expect(try helpers() == ["", "\(BuiltProducts.sqliteHelper) --db \(sandbox.root)/g.db --key-file \(sandbox.keyFile) --grace-period 120"])
         expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("g.example", "gina", "pg")))
         let filled = try sandbox.git(["credential", "fill"], input: wire("protocol=https", "host=g.example"))
         #expect(filled.stdoutLines.contains("password=pg") && filled.stderrText.isEmpty, "\(filled)")
@@ -138,7 +138,8 @@ import Glibc
             let configured = try sandbox.run(link, ["configure"], environment: ["PATH": directory + ":" + Sandbox.searchPath])
             #expect(configured.exitCode == 0, "\(configured)")
             let written = try helpers()
-            #expect(written.last == (mode == 0o755 ? link : BuiltProducts.sqliteHelper), "\(name): \(written)")
+            // With the store this environment names (the sandbox's XDG directories), as cron would not find it.
+            #expect(written.last == (mode == 0o755 ? link : BuiltProducts.sqliteHelper) + " --db \(sandbox.database) --key-file \(sandbox.keyFile)", "\(name): \(written)")
         }
     }
 
