@@ -79,11 +79,36 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
+            for value in earlier {
+                if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
+            }
         }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
         }
+    }
+
+    /// A line of the other SQLite-reading helper (sqlite, keyring) that the reset stops,
+    /// naming another store than the new line: its credentials are no longer read by
+    /// git. The import that copies them reads that store through the other helper, named
+    /// by its variables (the options of import name its own store, given explicitly so
+    /// the variables do not move it too).
+    static func strandedStore(of value: String, settings: Options.Settings, arguments: [String]) throws -> String? {
+        let name = Options.Settings.helperName
+        let line = HelperLine(parsing: value)
+        guard !Options.Settings.storeVariables.isEmpty, let other = ["sqlite", "keyring"].first(where: { $0 != name && line.runs($0) }),
+              let theirs = Options.Settings(gitArguments: line.arguments[...])?.storeArguments,
+              theirs != Options.Settings(gitArguments: arguments[...])?.storeArguments else { return nil }
+        var variables: [String] = []
+        for index in stride(from: 0, to: theirs.count - 1, by: 2) {
+            if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
+        }
+        let store = theirs.isEmpty ? "the default store" : ShellWord.command(theirs)
+        let source = other == "keyring" ? "sqlite" : other
+        let command = (variables + [HelperLine.invocation(name), "import", "--from", source]
+            + (try settings.explicitStoreArguments()).map(ShellWord.quoted)).joined(separator: " ")
+        return Trace.printable("note: this line does not read the credentials in the store of \(Trace.quoted(value)) (\(store)); to copy them over: \(command)")
     }
 
     /// The values without this helper's lines, and without the reset line configure put

@@ -32,12 +32,19 @@ public protocol StoreSettings {
     var storeArguments: [String] { get }
     /// Those options' names, for a message that asks for them.
     static var storeOptionNames: [String] { get }
+    /// The variable that names the same as each store option (`--db`: GIT_CREDENTIAL_SQLITE_DB),
+    /// for a command whose helper it runs (import --from) must read another store.
+    static var storeVariables: [String: String] { get }
+    /// The store options that name the store in use, whatever chose it.
+    func explicitStoreArguments() throws -> [String]
 }
 
 extension StoreSettings {
     public var storeIsNamed: Bool { true }
     public var storeArguments: [String] { [] }
     public static var storeOptionNames: [String] { [] }
+    public static var storeVariables: [String: String] { [:] }
+    public func explicitStoreArguments() throws -> [String] { [] }
 
     /// The options of git's call (`--name value` or `--name=value`), read without the
     /// argument parser; `nil` when they are anything else.

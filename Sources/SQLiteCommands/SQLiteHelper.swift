@@ -149,6 +149,11 @@ public struct SQLiteSettings: StoreSettings {
         [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in path.map { ["--" + name, expandingTilde($0)] } ?? [] }
     }
     public static let storeOptionNames = ["--" + Names.database, "--" + Names.keyFile]
+    public static let storeVariables = ["--" + Names.database: StoreLocation.databaseVariable, "--" + Names.keyFile: StoreLocation.keyFileVariable]
+    public func explicitStoreArguments() throws -> [String] {
+        let location = try location
+        return ["--" + Names.database, location.database, "--" + Names.keyFile, location.keyFile]
+    }
 
     /// A new store with its own key file in `directory`, whatever the options say.
     public func throwaway(in directory: String) -> SQLiteSettings {

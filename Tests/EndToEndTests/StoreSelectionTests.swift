@@ -129,4 +129,26 @@ import Glibc
         #expect(!doctor.stdoutLines.contains { $0.hasPrefix("FAIL  store") }, "\(doctor)")
         expectSuccess(try named.run(["--db", store, "lock"]))
     }
+
+    /// `git-credential-keyring configure` after `git-credential-sqlite configure --db X`
+    /// resets the sqlite line: one note says that X is no longer read, with the import that
+    /// copies it over; run as printed, git finds the credential again. (Before: no word.)
+    @Test func configuringTheOtherHelperPointsOutTheStoreLeftBehind() throws {
+        let store = sandbox.root + "/x.db"
+        expectSuccess(try helper.run(["configure", "--db", store]))
+        expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("x.example", "xena", "px")))
+        let keyring = try sandbox.run(BuiltProducts.keyringHelper, ["configure"], environment: helper.environment)
+        let command = "GIT_CREDENTIAL_SQLITE_DB=\(store) git-credential-keyring import --from sqlite --db \(sandbox.database) --key-file \(sandbox.keyFile)"
+        #expect(keyring.exitCode == 0 && keyring.stderrLines.count == 2 && keyring.stderrLines[1].hasPrefix("note: this line does not read the credentials in the store of")
+                && keyring.stderrLines[1].hasSuffix("(--db \(store) --key-file \(sandbox.keyFile)); to copy them over: \(command)"), "\(keyring)")
+        #expect(try filled("x.example").exitCode != 0, "the keyring line reads the store it was told it does not")
+        let imported = try sandbox.run(BuiltProducts.keyringHelper, ["import", "--from", "sqlite", "--db", sandbox.database, "--key-file", sandbox.keyFile],
+                                       environment: helper.environment.merging(["GIT_CREDENTIAL_SQLITE_DB": store]) { $1 })
+        #expect(imported.exitCode == 0, "\(imported)")
+        #expect(try filled("x.example").stdoutLines.contains("password=px"), "git does not find what the import copied")
+        // The same store on both lines: nothing is left behind, nothing said.
+        expectSuccess(try helper.run(["configure", "--db", store]))
+        let same = try sandbox.run(BuiltProducts.keyringHelper, ["configure", "--db", store], environment: helper.environment)
+        #expect(same.exitCode == 0 && same.stderrLines.count == 1, "\(same)")
+    }
 }
