@@ -138,12 +138,12 @@ import Glibc
         expectSuccess(try helper.run(["configure", "--db", store]))
         expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("x.example", "xena", "px")))
         let keyring = try sandbox.run(BuiltProducts.keyringHelper, ["configure"], environment: helper.environment)
-        let command = "GIT_CREDENTIAL_SQLITE_DB=\(store) git-credential-keyring import --from sqlite --db \(sandbox.database) --key-file \(sandbox.keyFile)"
+        let command = "GIT_CREDENTIAL_SQLITE_DB=\(store) GIT_CREDENTIAL_SQLITE_KEY_FILE=\(sandbox.keyFile) git-credential-keyring import --from sqlite --db \(sandbox.database) --key-file \(sandbox.keyFile)"
         #expect(keyring.exitCode == 0 && keyring.stderrLines.count == 2 && keyring.stderrLines[1].hasPrefix("note: this line does not read the credentials in the store of")
                 && keyring.stderrLines[1].hasSuffix("(--db \(store) --key-file \(sandbox.keyFile)); to copy them over: \(command)"), "\(keyring)")
         #expect(try filled("x.example").exitCode != 0, "the keyring line reads the store it was told it does not")
         let imported = try sandbox.run(BuiltProducts.keyringHelper, ["import", "--from", "sqlite", "--db", sandbox.database, "--key-file", sandbox.keyFile],
-                                       environment: helper.environment.merging(["GIT_CREDENTIAL_SQLITE_DB": store]) { $1 })
+                                       environment: helper.environment.merging(["GIT_CREDENTIAL_SQLITE_DB": store, "GIT_CREDENTIAL_SQLITE_KEY_FILE": sandbox.keyFile]) { $1 })
         #expect(imported.exitCode == 0, "\(imported)")
         #expect(try filled("x.example").stdoutLines.contains("password=px"), "git does not find what the import copied")
         // The same store on both lines: nothing is left behind, nothing said.
