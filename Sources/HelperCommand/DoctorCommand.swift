@@ -102,12 +102,12 @@ enum Doctor {
         // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
         if let earlier = active[..<ours].first(where: { $0.value.split(separator: " ").first != "cache" }) {
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) (\(earlier.scope)) comes first, so git uses its answers before \(name)'s",
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(earlier.scope) configuration), so git uses its answers before \(name)'s",
                                 fix: configureLine(name, arguments: arguments, scope: earlier.scope) + " (it resets the list)")] + programs
         }
         if let plaintext = active.first(where: { $0.value.split(separator: " ").first == "store" }) {
             let move = PlaintextFiles.importLine(name, arguments: arguments, files: PlaintextFiles.files(of: HelperLine(parsing: plaintext.value)))
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) (\(plaintext.scope)) runs too and writes every credential in clear to a file",
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(plaintext.scope) configuration) and writes every credential in clear to a file",
                                 fix: configureLine(name, arguments: arguments, scope: plaintext.scope) + " (it resets the list)"
                                     + (move.map { ", then " + $0.command } ?? ""))] + programs
         }

@@ -154,29 +154,29 @@ import Glibc
         let copy = directory + "/git-credential-sqlite", database = sandbox.root + "/store.db"
         try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
         expectSuccess(try sandbox.run(copy, ["configure", "--db", database]).withoutStderr)
-        let configured = "\(copy) --db \(database)"
+        let configured = "\(copy) --db \(database) --key-file \(sandbox.keyFile)"
         let installed = try sandbox.run(copy, ["doctor", "--db", database])
-        #expect(installed.stdoutLines.contains("ok    helper: git runs \(copy) with --db \(database)"), "\(installed)")
+        #expect(installed.stdoutLines.contains("ok    helper: git runs \(copy) with --db \(database) --key-file \(sandbox.keyFile)"), "\(installed)")
 
         chmod(copy, 0o644)
         let notExecutable = try helper.with(environment: onPath).run(["doctor", "--db", database])
         #expect(notExecutable.exitCode == 1, "\(notExecutable)")
         #expect(notExecutable.stdoutLines.contains(#"FAIL  helper: "\#(configured)" (global) runs \#(copy), which is not executable. "#
-                                                   + "Fix: git-credential-sqlite configure --db \(database)"), "\(notExecutable)")
+                                                   + "Fix: git-credential-sqlite configure --db \(database) --key-file \(sandbox.keyFile)"), "\(notExecutable)")
 
         try FileManager.default.removeItem(atPath: copy)
         let gone = try helper.run(["doctor"])
         #expect(gone.exitCode == 1, "\(gone)")
-        let fix = "\(BuiltProducts.sqliteHelper) configure --db \(database)"
+        let fix = "\(BuiltProducts.sqliteHelper) configure --db \(database) --key-file \(sandbox.keyFile)"
         #expect(gone.stdoutLines.contains(#"FAIL  helper: "\#(configured)" (global) runs \#(copy), which no longer exists. Fix: \#(fix)"#), "\(gone)")
         let fixed = try sandbox.run(BuiltProducts.sqliteHelper, Array(fix.split(separator: " ").dropFirst().map(String.init)))
         #expect(fixed.exitCode == 0 && fixed.stderrText.hasPrefix("replaced "), "\(fixed)")
         // Run without the line's --db, doctor says that it checked another store, and how to check git's.
         let otherStore = try helper.run(["doctor"])
-        #expect(otherStore.stdoutLines.contains("warn  helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database), so the store checked here "
-                                                + "is not the one git uses. Fix: \(BuiltProducts.sqliteHelper) doctor --db \(database)"), "\(otherStore)")
+        #expect(otherStore.stdoutLines.contains("warn  helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database) --key-file \(sandbox.keyFile), so the store checked here "
+                                                + "is not the one git uses. Fix: \(BuiltProducts.sqliteHelper) doctor --db \(database) --key-file \(sandbox.keyFile)"), "\(otherStore)")
         let after = try helper.run(["doctor", "--db", database])
-        #expect(after.stdoutLines.contains("ok    helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database)"), "\(after)")
+        #expect(after.stdoutLines.contains("ok    helper: git runs \(BuiltProducts.sqliteHelper) with --db \(database) --key-file \(sandbox.keyFile)"), "\(after)")
 
         expectSuccess(try sandbox.git(["config", "--global", "--replace-all", "credential.helper", "sqlite"]))
         let nowhere = try helper.run(["doctor"])

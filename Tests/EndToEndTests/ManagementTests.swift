@@ -248,7 +248,7 @@ import Testing
         try helper.storeAll(Self.credential("a.example", "alice", "pa"))
         let unconfigured = try doctor.run(["doctor"])
         #expect(unconfigured.exitCode == 1, "\(unconfigured)")
-        #expect(unconfigured.stdoutLines.contains { $0.hasPrefix("FAIL  git config:") && $0.hasSuffix("Fix: git-credential-sqlite configure") }, "\(unconfigured)")
+        #expect(unconfigured.stdoutLines.contains { $0.hasPrefix("FAIL  git config:") && $0.hasSuffix("Fix: git-credential-sqlite configure --db \(sandbox.database) --key-file \(sandbox.keyFile)") }, "\(unconfigured)")
         #expect(unconfigured.stdoutLines.contains("ok    round trip: stored, read back and erased a test credential"), "\(unconfigured)")
 
         #expect(try doctor.run(["configure"]).exitCode == 0)

@@ -102,7 +102,7 @@ import Glibc
         try sandbox.file("home/.git-credentials", "https://alice:pa@a.example\n")
         let doctor = try sandbox.run(BuiltProducts.sqliteHelper, ["doctor"], environment: helper.environment, directory: repository)
         let line = doctor.stdoutLines.first { $0.hasPrefix("warn  git config:") && $0.contains("store") } ?? ""
-        #expect(line.contains("(local) runs too") && line.contains("configure --db \(sandbox.database) --key-file \(sandbox.keyFile) --local (it resets the list), then ")
+        #expect(line.contains("store runs too (local configuration)") && line.contains("configure --db \(sandbox.database) --key-file \(sandbox.keyFile) --local (it resets the list), then ")
                 && line.contains("import") && line.contains("--remove-source \(sandbox.home)/.git-credentials"), "\(doctor)")
         let fix = line.components(separatedBy: "Fix: ").last?.components(separatedBy: " (it resets").first ?? ""
         let words = fix.split(separator: " ").map(String.init)
