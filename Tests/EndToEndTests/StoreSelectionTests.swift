@@ -32,7 +32,7 @@ import Glibc
     /// default store: erase said "erased 1 credential" there while git kept answering from X.)
     @Test func managementCommandsFollowTheStoreOfGitsHelperLine() throws {
         let store = sandbox.root + "/my stores/git.db"
-        expectSuccess(try helper.run(["configure", "--db", store]))
+        expectSuccess(try helper.run(["configure", "--db", store]).withoutStderr)
         let approved = try sandbox.git(["credential", "approve"], input: Self.credential("a.example", "alice", "pa"))
         expectSuccess(approved)
         #expect(approved.stderr.isEmpty, "git's store call printed: \(approved)")
@@ -78,7 +78,7 @@ import Glibc
         let warned = try shell.run(["doctor"])
         #expect(warned.stdoutLines.contains { $0.hasPrefix("warn  helper:") && $0.contains("with no options") && $0.contains("Fix: git-credential-sqlite configure --db \(store) --key-file \(sandbox.keyFile) (it writes the options)") },
                 "\(warned)")
-        expectSuccess(try shell.run(["configure"]))
+        expectSuccess(try shell.run(["configure"]).withoutStderr)
         try shell.storeAll(Self.credential("cron.example", "alice", "pc"))
         // git as cron runs it: HOME and PATH only.
         let cron = try ChildProcess.run(Sandbox.which("env") ?? "/usr/bin/env",
@@ -97,7 +97,7 @@ import Glibc
     @Test func doctorNamesTheScopeOfAPlaintextStoreLine() throws {
         let repository = sandbox.root + "/repo"
         expectSuccess(try sandbox.git(["init", "-q", repository]))
-        expectSuccess(try helper.run(["configure"]))
+        expectSuccess(try helper.run(["configure"]).withoutStderr)
         expectSuccess(try sandbox.run(Sandbox.which("git") ?? "/usr/bin/git", ["config", "--local", "credential.helper", "store"], directory: repository))
         try sandbox.file("home/.git-credentials", "https://alice:pa@a.example\n")
         let doctor = try sandbox.run(BuiltProducts.sqliteHelper, ["doctor"], environment: helper.environment, directory: repository)
@@ -106,7 +106,7 @@ import Glibc
                 && line.contains("import") && line.contains("--remove-source \(sandbox.home)/.git-credentials"), "\(doctor)")
         let fix = line.components(separatedBy: "Fix: ").last?.components(separatedBy: " (it resets").first ?? ""
         let words = fix.split(separator: " ").map(String.init)
-        expectSuccess(try sandbox.run(BuiltProducts.sqliteHelper, Array(words.dropFirst()), environment: helper.environment, directory: repository))
+        expectSuccess(try sandbox.run(BuiltProducts.sqliteHelper, Array(words.dropFirst()), environment: helper.environment, directory: repository).withoutStderr)
         let active = try sandbox.run(Sandbox.which("git") ?? "/usr/bin/git", ["config", "--get-all", "credential.helper"], directory: repository)
         #expect(active.stdoutLines.suffix(2).first == "" && active.stdoutLines.last?.hasPrefix(BuiltProducts.sqliteHelper) == true, "\(active)")
     }
@@ -120,14 +120,14 @@ import Glibc
         let store = directory + "/git.db"
         let passphrase = try sandbox.file("passphrase", "correct horse\n")
         let named = helper.with(environment: [:])
-        expectSuccess(try named.with(passphraseFile: passphrase).run(["--db", store, "init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]))
+        expectSuccess(try named.with(passphraseFile: passphrase).run(["--db", store, "init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).withoutStderr)
         chmod(directory, 0o755)
         let doctor = try named.run(["doctor", "--db", store])
         let quoted = "'\(store)'"
         #expect(doctor.stdoutLines.contains { $0.hasPrefix("warn  key:") && $0.hasSuffix("Fix: git-credential-sqlite unlock --db \(quoted) --key-file \(sandbox.keyFile) --timeout 8h") }, "\(doctor)")
         #expect(doctor.stdoutLines.contains { $0.hasPrefix("warn  store directory:") && $0.hasSuffix("Fix: chmod 700 '\(directory)'") }, "\(doctor)")
         #expect(!doctor.stdoutLines.contains { $0.hasPrefix("FAIL  store") }, "\(doctor)")
-        expectSuccess(try named.run(["--db", store, "lock"]))
+        expectSuccess(try named.run(["--db", store, "lock"]).withoutStderr)
     }
 
     /// `git-credential-keyring configure` after `git-credential-sqlite configure --db X`
@@ -135,7 +135,7 @@ import Glibc
     /// copies it over; run as printed, git finds the credential again. (Before: no word.)
     @Test func configuringTheOtherHelperPointsOutTheStoreLeftBehind() throws {
         let store = sandbox.root + "/x.db"
-        expectSuccess(try helper.run(["configure", "--db", store]))
+        expectSuccess(try helper.run(["configure", "--db", store]).withoutStderr)
         expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("x.example", "xena", "px")))
         let keyring = try sandbox.run(BuiltProducts.keyringHelper, ["configure"], environment: helper.environment)
         let command = "GIT_CREDENTIAL_SQLITE_DB=\(store) GIT_CREDENTIAL_SQLITE_KEY_FILE=\(sandbox.keyFile) git-credential-keyring import --from sqlite --db \(sandbox.database) --key-file \(sandbox.keyFile)"
@@ -147,7 +147,7 @@ import Glibc
         #expect(imported.exitCode == 0, "\(imported)")
         #expect(try filled("x.example").stdoutLines.contains("password=px"), "git does not find what the import copied")
         // The same store on both lines: nothing is left behind, nothing said.
-        expectSuccess(try helper.run(["configure", "--db", store]))
+        expectSuccess(try helper.run(["configure", "--db", store]).withoutStderr)
         let same = try sandbox.run(BuiltProducts.keyringHelper, ["configure", "--db", store], environment: helper.environment)
         #expect(same.exitCode == 0 && same.stderrLines.count == 1, "\(same)")
     }
