@@ -27,6 +27,9 @@ extension StoreOptions {
         for index in stride(from: 0, to: store.count - 1, by: 2) {
             if let (option, _) = Settings.option(store[index]) { _ = following.set(option: option, to: store[index + 1]) }
         }
+        // The line may spell out the store this command finds anyway (configure writes one
+        // that only this environment names): that is no other store, and worth no note.
+        if (try? following.explicitStoreArguments()) == (try? settings.explicitStoreArguments()) { return settings }
         SystemIO.writeAll(2, Trace.printable("using the store of git's credential.helper: \(ShellWord.command(store))") + "\n")
         return following
     }
