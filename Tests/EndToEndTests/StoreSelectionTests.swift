@@ -151,4 +151,20 @@ import Glibc
         let same = try sandbox.run(BuiltProducts.keyringHelper, ["configure", "--db", store], environment: helper.environment)
         #expect(same.exitCode == 0 && same.stderrLines.count == 1, "\(same)")
     }
+
+    /// Over SSH (no session bus, no display), as the README says: git-credential-secretservice
+    /// prints one line on each git command, and git-credential-keyring falls back silently.
+    /// (Before: the README said get stays silent.)
+    @Test func withoutASessionBusSecretServiceSaysOneLineAndKeyringNothing() throws {
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": "", "XDG_RUNTIME_DIR": sandbox.root]
+        for (program, lines) in [(BuiltProducts.secretServiceHelper, 1), (BuiltProducts.keyringHelper, 0)] {
+            expectSuccess(try sandbox.git(["config", "--global", "--replace-all", "credential.helper", program]))
+            let filled = try sandbox.git(["credential", "fill"], input: wire("protocol=https", "host=ssh.example"), environment: noBus)
+            let ours = filled.stderrLines.filter { $0.hasPrefix("git-credential-") }
+            #expect(ours.count == lines && ours.allSatisfy { $0.contains("cannot reach the Secret Service") && $0.contains("Fix:") }, "\(program): \(filled)")
+        }
+        let readme = try String(contentsOfFile: SourceTree.root + "/README.md", encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        #expect(readme.contains("`get` prints one line on every git command") && readme.contains("falls back to the SQLite store silently"),
+                "the README does not say so")
+    }
 }
