@@ -93,7 +93,8 @@ enum StoredHosts<Options: StoreOptions> {
                 remaining.removeFirst()
             }
         }
-        let items = (try? settings.openExisting()?.list()) ?? []
+        // The store erase and list would use, without their note: completion prints only words.
+        let items = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.list()) ?? []
         return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()
     }
 }

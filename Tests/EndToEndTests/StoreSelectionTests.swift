@@ -42,6 +42,9 @@ import Glibc
         let listed = try helper.run(["list"])
         #expect(listed.exitCode == 0 && listed.stdoutText.contains("a.example"), "\(listed)")
         #expect(listed.stderrLines.count == 1 && listed.stderrLines[0].hasPrefix(note), "\(listed)")
+        // Completion of erase offers the hosts of that store too, and says nothing.
+        let offered = try helper.run(["---completion", "erase", "--", "positional@0", "2", "0", "git-credential-sqlite", "erase", ""])
+        #expect(offered.stdoutLines.contains("a.example") && offered.stderr.isEmpty, "\(offered)")
 
         let netrc = try sandbox.file("netrc", "machine b.example login bob password pb\n")
         let imported = try helper.run(["import", netrc])
@@ -65,7 +68,7 @@ import Glibc
             expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", line]))
         }
         let erased = try helper.run(["erase", "a.example"])
-        expectOneLineFailure(erased, mentioning: ["different stores", "one.db", "two.db", "Fix: name the store: --db"])
+        expectOneLineFailure(erased, mentioning: ["one.db and ", "two.db, so which store is meant is not clear", "Fix: name the store: --db"])
     }
 
     /// A store this shell's environment names (GIT_CREDENTIAL_SQLITE_DB) goes into the
