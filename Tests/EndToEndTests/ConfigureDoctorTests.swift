@@ -49,7 +49,7 @@ import Glibc
         let configured = try configure.run(["configure", "--db", first, "--key-file", key])
         // The keyring line's store is no longer read: one note says so (StoreSelectionTests).
         #expect(configured.exitCode == 0 && configured.stderrLines.count == 2 && configured.stderrText.hasPrefix("configured: ")
-                && configured.stderrLines[1].hasPrefix("note: this line does not read the credentials in the store of \"keyring --db /elsewhere/other.db\""), "\(configured)")
+                && configured.stderrLines[1].hasPrefix("note: this line does not read the credentials that \"keyring --db /elsewhere/other.db\" keeps in --db /elsewhere/other.db and the desktop keyring; "), "\(configured)")
         let firstLine = "\(BuiltProducts.sqliteHelper) --db '\(sandbox.root)/it'\\''s $HOME/first.db' --key-file '\(key)'"
         #expect(try helpers() == ["cache --timeout=60", "keyring --db /elsewhere/other.db", "", firstLine])
 
