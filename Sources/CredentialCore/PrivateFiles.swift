@@ -60,7 +60,7 @@ public enum PrivateFiles {
             // a directory of one's own inside it, never chmod.
             let shared = kind == .directory && info.st_mode & S_ISVTX != 0
             throw HelperError(.failure, "\(path) is writable by group or others (mode \(octal(info.st_mode))), so it cannot be trusted",
-                              fix: shared ? "use a directory of your own inside it (mkdir -m 700 \(path)/NAME)" : "chmod go-w \(path)")
+                              fix: shared ? "use a directory of your own inside it (mkdir -m 700 \(ShellWord.quoted(path + "/NAME")))" : "chmod go-w \(ShellWord.quoted(path))")
         }
         return true
     }
@@ -117,7 +117,7 @@ public enum PrivateFiles {
             let sharedButSafe = info.st_uid == 0 && info.st_mode & S_ISVTX != 0
             if info.st_mode & 0o022 != 0 && !sharedButSafe {
                 throw HelperError(.failure, "\(prefix), above \(path), is writable by group or others (mode \(octal(info.st_mode))), who could move it away",
-                                  fix: "chmod go-w \(prefix)")
+                                  fix: "chmod go-w \(ShellWord.quoted(prefix))")
             }
         }
     }
@@ -150,7 +150,7 @@ public enum PrivateFiles {
         guard info.st_mode & 0o077 == 0 else {
             let mode = String(info.st_mode & 0o777, radix: 8)
             throw HelperError(.failure, "\(path) is readable or writable by group or others (mode \(mode)), so it cannot be trusted to keep a secret",
-                              fix: "chmod 600 \(path), and consider the secret exposed")
+                              fix: "chmod 600 \(ShellWord.quoted(path)), and consider the secret exposed")
         }
         guard let bytes = SystemIO.readAll(fd, limit: limit) else {
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: nil)

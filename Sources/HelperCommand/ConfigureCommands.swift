@@ -79,11 +79,44 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
+            for value in earlier {
+                if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
+            }
         }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
         }
+    }
+
+    /// A line of another of these helpers that the reset stops, whose credentials the new
+    /// line does not read: another SQLite store (sqlite, keyring), or the desktop keyring
+    /// (secretservice, keyring) for sqlite. The import that copies them reads that store
+    /// through the other helper, a SQLite store named by its variables (import's own
+    /// options name its own store, given explicitly so the variables do not move it too).
+    static func strandedStore(of value: String, settings: Options.Settings, arguments: [String]) throws -> String? {
+        let name = Options.Settings.helperName
+        let line = HelperLine(parsing: value)
+        guard !Options.Settings.storeVariables.isEmpty,
+              let other = ["sqlite", "keyring", "secretservice"].first(where: { $0 != name && line.runs($0) }) else { return nil }
+        let own = try settings.explicitStoreArguments().map(ShellWord.quoted)
+        var stores: [String] = []
+        var commands: [String] = []
+        if other != "secretservice", let theirs = Options.Settings(gitArguments: line.arguments[...])?.storeArguments,
+           theirs != Options.Settings(gitArguments: arguments[...])?.storeArguments {
+            var variables: [String] = []
+            for index in stride(from: 0, to: theirs.count - 1, by: 2) {
+                if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
+            }
+            stores.append(theirs.isEmpty ? "the default SQLite store" : ShellWord.command(theirs))
+            commands.append((variables + [HelperLine.invocation(name), "import", "--from", "sqlite"] + own).joined(separator: " "))
+        }
+        if other != "sqlite" && name == "sqlite" {
+            stores.append("the desktop keyring")
+            commands.append(([HelperLine.invocation(name), "import", "--from", "secretservice"] + own).joined(separator: " "))
+        }
+        guard !stores.isEmpty else { return nil }
+        return Trace.printable("note: this line does not read the credentials that \(Trace.quoted(value)) keeps in \(stores.joined(separator: " and ")); to copy them over: \(commands.joined(separator: "; "))")
     }
 
     /// The values without this helper's lines, and without the reset line configure put

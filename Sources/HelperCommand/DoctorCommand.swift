@@ -98,14 +98,18 @@ enum Doctor {
         }
         let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }
             .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) }
+        // The reset line goes where the offending line is: one written to ~/.gitconfig
+        // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
-        if let earlier = values[..<ours].first(where: { $0.split(separator: " ").first != "cache" }) {
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier)) comes first, so git uses its answers before \(name)'s",
-                                fix: configure + " (it resets the list)")] + programs
+        if let earlier = active[..<ours].first(where: { $0.value.split(separator: " ").first != "cache" }) {
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(earlier.scope) configuration), so git uses its answers before \(name)'s",
+                                fix: configureLine(name, arguments: arguments, scope: earlier.scope) + " (it resets the list)")] + programs
         }
-        if let plaintext = values.first(where: { $0.split(separator: " ").first == "store" }) {
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext)) runs too and writes every credential in clear to a file",
-                                fix: configure + " (it resets the list), then import --remove-source")] + programs
+        if let plaintext = active.first(where: { $0.value.split(separator: " ").first == "store" }) {
+            let move = PlaintextFiles.importLine(name, arguments: arguments, files: PlaintextFiles.files(of: HelperLine(parsing: plaintext.value)))
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(plaintext.scope) configuration) and writes every credential in clear to a file",
+                                fix: configureLine(name, arguments: arguments, scope: plaintext.scope) + " (it resets the list)"
+                                    + (move.map { ", then " + $0.command } ?? ""))] + programs
         }
         return [HealthCheck(.ok, subject, order)] + programs
     }
@@ -146,7 +150,14 @@ enum Doctor {
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
             return HealthCheck(.warn, subject, "git runs \(found), not this \(here)", fix: "run its doctor, or make git run this one: " + fix)
         }
-        // The store checks above are of the store doctor's own options name.
+        // The store checks above are of the store doctor's own options name, and of what
+        // this environment names (GIT_CREDENTIAL_SQLITE_DB, XDG_DATA_HOME): a bare line
+        // read by git from cron, with HOME alone, finds the default store instead.
+        if line.arguments.isEmpty && !arguments.isEmpty {
+            let options = arguments.map(HelperLine.quoted).joined(separator: " ")
+            return HealthCheck(.warn, subject, "git runs \(found) with no options, which finds the default store where git runs with HOME alone (cron, systemd, env -i), not the store checked here (\(options))",
+                               fix: configureLine(name, arguments: arguments, scope: scope) + " (it writes the options)")
+        }
         guard line.arguments == arguments else {
             let options = line.arguments.isEmpty ? "no options" : line.arguments.map(HelperLine.quoted).joined(separator: " ")
             return HealthCheck(.warn, subject, "git runs \(found) with \(options), so the store checked here is not the one git uses",

@@ -22,7 +22,7 @@ public struct EraseAllCommand<Options: StoreOptions>: ParsableCommand {
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
     public func run() throws {
-        guard let store = try options.settings.openExisting() else {
+        guard let store = try options.managedSettings().openExisting() else {
             return SystemIO.writeAll(2, "nothing to erase: no credentials are stored\n")
         }
         let count = try store.list().count

@@ -93,21 +93,10 @@ public struct HelperLine: Equatable, Sendable {
         return words
     }
 
-    /// A word as the shell reads it back unchanged: as it is when plain, else in single quotes.
-    public static func quoted(_ word: String) -> String {
-        !word.isEmpty && isPlain(word) ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
+    /// A word as the shell reads it back unchanged (ShellWord: the one quoting of every Fix line too).
+    public static func quoted(_ word: String) -> String { ShellWord.quoted(word) }
 
-    /// Only characters no shell gives a meaning to in a word (an allow-list: a deny-list
-    /// once forgot TAB, where git's shell split a path).
-    static func isPlain(_ word: String) -> Bool {
-        word.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "/", ".", "_", "-", "+", ",", ":", "@", "%", "=": true
-            default: false
-            }
-        }
-    }
+    static func isPlain(_ word: String) -> Bool { ShellWord.isPlain(word) }
 
     /// The line configure writes for this program: its absolute path, so that git finds
     /// it whatever PATH git runs with (cron, systemd, an IDE). The path PATH leads to

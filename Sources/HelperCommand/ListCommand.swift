@@ -45,7 +45,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
     public func run() throws {
         // Read before the store is opened: a mistyped host fails without a passphrase prompt.
         let target = try host.map { try HostOrURL.parse($0, everything: "leave it out to list everything") }
-        let items = try options.settings.openExisting()?.list() ?? []
+        let items = try options.managedSettings().openExisting()?.list() ?? []
         let shown = items.filter { target?.matches($0.credential) ?? true }
         switch format {
         case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
@@ -102,7 +102,8 @@ enum StoredHosts<Options: StoreOptions> {
                 remaining.removeFirst()
             }
         }
-        let items = (try? settings.openExisting()?.list()) ?? []
+        // The store erase and list would use, without their note: completion prints only words.
+        let items = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.list()) ?? []
         return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()
     }
 }

@@ -18,11 +18,21 @@ public enum PlaintextFiles {
 
     public static var existing: [String] { all.filter { access($0, F_OK) == 0 } }
 
+    /// The files a `store` helper line writes: its --file, else the default ones, those that exist.
+    static func files(of line: HelperLine) -> [String] {
+        var words = line.arguments[...]
+        while let word = words.popFirst() {
+            if word == "--file", let file = words.first { return access(file, F_OK) == 0 ? [file] : [] }
+            if word.hasPrefix("--file=") { let file = String(word.dropFirst(7)); return access(file, F_OK) == 0 ? [file] : [] }
+        }
+        return existing
+    }
+
     /// The existing files that may hold something (an empty one holds nothing; one that
     /// cannot be examined may), joined for a message, and the command that imports them
     /// into this helper's store, with its store options, and wipes them.
-    static func importLine(_ name: String, arguments: [String]) -> (files: String, count: Int, command: String)? {
-        let files = existing.filter { path in
+    static func importLine(_ name: String, arguments: [String], files candidates: [String] = existing) -> (files: String, count: Int, command: String)? {
+        let files = candidates.filter { path in
             var info = stat()
             return stat(path, &info) != 0 || info.st_size > 0
         }

@@ -25,9 +25,27 @@ public protocol StoreSettings {
     /// The same backend with its files in `directory`: doctor's round trip there creates
     /// and changes nothing of the user's (a backend without files is itself).
     func throwaway(in directory: String) -> Self
+    /// Whether an option or the environment chose the store (always, for a backend with
+    /// one store): management commands otherwise use the store git's configuration names.
+    var storeIsNamed: Bool { get }
+    /// The options that name the store, as given (`--db PATH`, pairs of words); none for the default.
+    var storeArguments: [String] { get }
+    /// Those options' names, for a message that asks for them.
+    static var storeOptionNames: [String] { get }
+    /// The variable that names the same as each store option (`--db`: GIT_CREDENTIAL_SQLITE_DB),
+    /// for a command whose helper it runs (import --from) must read another store.
+    static var storeVariables: [String: String] { get }
+    /// The store options that name the store in use, whatever chose it.
+    func explicitStoreArguments() throws -> [String]
 }
 
 extension StoreSettings {
+    public var storeIsNamed: Bool { true }
+    public var storeArguments: [String] { [] }
+    public static var storeOptionNames: [String] { [] }
+    public static var storeVariables: [String: String] { [:] }
+    public func explicitStoreArguments() throws -> [String] { [] }
+
     /// The options of git's call (`--name value` or `--name=value`), read without the
     /// argument parser; `nil` when they are anything else.
     init?(gitArguments: ArraySlice<String>) {
@@ -176,7 +194,7 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         guard let target else { return try ProtocolAction.erase.run(options.settings) }
         let selected = try HostOrURL.parse(target, everything: "use erase-all to erase everything")
         var erased = 0
-        if let store = try options.settings.openExisting() {
+        if let store = try options.managedSettings().openExisting() {
             // A host alone covers its ports: the store's own list says which there are.
             let items = selected.anyPort ? try store.list().map(\.credential) : []
             for request in selected.requests(covering: items) { erased += try HelperActions.erase(request) { store } }

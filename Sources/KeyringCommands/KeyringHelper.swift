@@ -69,6 +69,11 @@ public struct KeyringSettings: StoreSettings {
     public func openOrCreate() throws -> CredentialStore { try open() }
 
     public func helperArguments() throws -> [String] { try sqlite.helperArguments() }
+    public var storeIsNamed: Bool { sqlite.storeIsNamed }
+    public var storeArguments: [String] { sqlite.storeArguments }
+    public static var storeOptionNames: [String] { SQLiteSettings.storeOptionNames }
+    public static var storeVariables: [String: String] { SQLiteSettings.storeVariables }
+    public func explicitStoreArguments() throws -> [String] { try sqlite.explicitStoreArguments() }
 
     /// The keyring itself (its round trip item is erased), and a new SQLite store, never
     /// locked, in `directory`: a locked store of the user's cannot keep the item from

@@ -33,7 +33,7 @@ struct WhichCommand: ParsableCommand {
         // Asked before prompts are turned off: whether a get from here could ask someone.
         let someoneToAsk = SecretPrompt.canAsk
         SecretPrompt.allowed = false
-        let store = try options.settings.open()
+        let store = try options.managedSettings().open()
         var lines: [String] = []
         if let target, let request { lines.append("get \(target): " + Self.answer(to: request, in: store, someoneToAsk: someoneToAsk)) }
         let choice = store.choice()

@@ -100,7 +100,7 @@ public struct SQLiteSettings: StoreSettings {
 
     public func diagnose() -> [HealthCheck] {
         do {
-            return StoreDiagnosis.checks(try location)
+            return StoreDiagnosis.checks(try location, arguments: try helperArguments())
         } catch let error as HelperError {
             return [HealthCheck(.fail, "store", error.message, fix: error.fix)]
         } catch {
@@ -127,17 +127,32 @@ public struct SQLiteSettings: StoreSettings {
     public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
 
     /// --db and --key-file as given (absolute: `location` refuses any other), `~` expanded,
-    /// and --grace-period in seconds when given.
+    /// and --grace-period in seconds when given. A path that only this environment chose
+    /// (GIT_CREDENTIAL_SQLITE_DB, XDG_DATA_HOME, ...) is written too: git run from cron or
+    /// systemd has HOME alone, and a bare line would send it to another store.
     public func helperArguments() throws -> [String] {
         if passphraseFD != nil {
             throw HelperError(.usage, "--passphrase-fd names a descriptor of this command, which git's calls of the helper do not have",
                               fix: "leave it out: git's calls ask for the passphrase, or use git-credential-sqlite unlock")
         }
-        _ = try location
-        let paths = [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in
-            path.map { ["--" + name, expandingTilde($0)] } ?? []
-        }
+        let location = try location
+        let plain = StoreLocation.homeDefault()
+        let paths = [(Names.database, database, location.database, plain?.database), (Names.keyFile, keyFile, location.keyFile, plain?.keyFile)]
+            .flatMap { name, given, effective, bare in
+                given.map { ["--" + name, expandingTilde($0)] } ?? (effective == bare ? [] : ["--" + name, effective])
+            }
         return paths + (gracePeriod.map { ["--" + Names.gracePeriod, String($0.seconds)] } ?? [])
+    }
+
+    public var storeIsNamed: Bool { namedBy != nil }
+    public var storeArguments: [String] {
+        [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in path.map { ["--" + name, expandingTilde($0)] } ?? [] }
+    }
+    public static let storeOptionNames = ["--" + Names.database, "--" + Names.keyFile]
+    public static let storeVariables = ["--" + Names.database: StoreLocation.databaseVariable, "--" + Names.keyFile: StoreLocation.keyFileVariable]
+    public func explicitStoreArguments() throws -> [String] {
+        let location = try location
+        return ["--" + Names.database, location.database, "--" + Names.keyFile, location.keyFile]
     }
 
     /// A new store with its own key file in `directory`, whatever the options say.
@@ -216,8 +231,9 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var scrypt: ScryptCost
 
     func run() throws {
+        let settings = try options.managedSettings()
         let message = try StoreAdministration.initialize(
-            try options.settings.location, passphrase: passphrase ? options.settings.passphrase : nil, cost: scrypt.cost,
+            try settings.location, passphrase: passphrase ? settings.passphrase : nil, cost: scrypt.cost,
             otherStores: passphrase ? Self.configuredStores() : [])
         SystemIO.writeAll(2, message + "\n")
     }
@@ -269,8 +285,9 @@ struct PasswdCommand: ParsableCommand {
     @OptionGroup var scrypt: ScryptCost
 
     func run() throws {
-        let location = try options.settings.location
-        try StoreAdministration.changePassphrase(location, current: options.settings.passphrase,
+        let settings = try options.managedSettings()
+        let location = try settings.location
+        try StoreAdministration.changePassphrase(location, current: settings.passphrase,
                                                  new: PassphraseSource(fd: newPassphraseFD, option: "--new-passphrase-fd"), cost: scrypt.cost)
         SystemIO.writeAll(2, "changed the passphrase of \(location.database), with a new key: the old passphrase opens nothing stored from now on, even with an old copy of the store\n")
     }
@@ -294,7 +311,8 @@ struct UnlockCommand: ParsableCommand {
     var timeout = TimeSpan(seconds: 900)
 
     func run() throws {
-        SystemIO.writeAll(2, try StoreAdministration.unlock(try options.settings.location, passphrase: options.settings.passphrase, timeout: timeout) + "\n")
+        let settings = try options.managedSettings()
+        SystemIO.writeAll(2, try StoreAdministration.unlock(try settings.location, passphrase: settings.passphrase, timeout: timeout) + "\n")
     }
 }
 
@@ -305,7 +323,7 @@ struct LockCommand: ParsableCommand {
 
     @OptionGroup var options: SQLiteOptions
 
-    func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.settings.location) + "\n") }
+    func run() throws { SystemIO.writeAll(2, try StoreAdministration.lock(try options.managedSettings().location) + "\n") }
 }
 
 extension TimeSpan {

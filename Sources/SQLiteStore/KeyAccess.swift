@@ -41,7 +41,7 @@ enum KeyAccess {
             Trace.note("the passphrase-protected store is locked: asking for its passphrase")
             key = try unwrap(database, location: location, asking: passphrase, prompt: "Passphrase for \(location.database): ",
                              noOne: HelperError(.unavailable, "the store \(location.database) is locked, and there is no terminal or askpass program to ask for its passphrase",
-                                                fix: "run git-credential-sqlite --db \(location.database) unlock"))
+                                                fix: "run " + ShellWord.command(["git-credential-sqlite", "--db", location.database, "unlock"])))
             if passphrase.asksAPerson { keepForGracePeriod(key, of: database, location: location, for: passphrase.gracePeriod) }
         }
         // Best effort: a store that cannot be written (a read-only file) still answers.

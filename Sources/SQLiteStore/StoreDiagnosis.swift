@@ -7,7 +7,8 @@ import Glibc
 /// git-credential-sqlite's part of `doctor`: its files, their modes, the key, the
 /// database's own integrity check. Reads only; creates nothing.
 public enum StoreDiagnosis {
-    public static func checks(_ location: StoreLocation) -> [HealthCheck] {
+    /// `arguments`: the store options in use, which every Fix line that names a command repeats.
+    public static func checks(_ location: StoreLocation, arguments: [String]) -> [HealthCheck] {
         let database = location.database
         // The rule every command applies before touching the files, so doctor says why they refuse.
         do throws(HelperError) { try StoreFiles.checkDatabase(database) } catch {
@@ -29,7 +30,7 @@ public enum StoreDiagnosis {
             let verdict = integrity.text(0) ?? "no answer"
             checks.append(verdict == "ok" ? HealthCheck(.ok, "store", "\(database) passes SQLite's quick_check")
                 : HealthCheck(.fail, "store", "\(database) fails SQLite's quick_check: \(verdict)", fix: "restore it from a backup"))
-            checks.append(key(opened, location: location))
+            checks.append(key(opened, location: location, arguments: arguments))
         } catch let error as HelperError {
             checks.append(HealthCheck(.fail, "store", error.message, fix: error.fix))
         } catch {
@@ -38,7 +39,7 @@ public enum StoreDiagnosis {
         return checks
     }
 
-    static func key(_ database: StoreDatabase, location: StoreLocation) -> HealthCheck {
+    static func key(_ database: StoreDatabase, location: StoreLocation, arguments: [String]) -> HealthCheck {
         let meta = database.meta
         do throws(HelperError) { try KeyAccess.checkShape(database) } catch {
             return HealthCheck(.fail, "store", error.message, fix: error.fix)
@@ -48,7 +49,8 @@ public enum StoreDiagnosis {
             do throws(HelperError) { try StoreFiles.checkKeyFile(location.keyFile) } catch {
                 return HealthCheck(.fail, "key file", error.message, fix: error.fix)
             }
-            let check = mode(of: location.keyFile, expected: 0o600, what: "key file")
+            // readSecret refuses a key file any other may read: the same rule, so a FAIL.
+            let check = mode(of: location.keyFile, expected: 0o600, refused: 0o077, what: "key file")
             guard check.verdict == .ok else { return check }
             let key: UnlockedKey?
             do throws(HelperError) { key = try KeyAccess.verified(try KeyFile.read(location.keyFile), for: database) } catch {
@@ -64,13 +66,16 @@ public enum StoreDiagnosis {
             return cached.flatMap { try? KeyAccess.verified($0, for: database) } != nil
                 ? HealthCheck(.ok, "key", "passphrase-protected, unlocked in the kernel keyring")
                 : HealthCheck(.warn, "key", "passphrase-protected and locked: git can read it only where it can ask you",
-                              fix: "git-credential-sqlite unlock --timeout 8h")
+                              fix: ShellWord.command(["git-credential-sqlite", "unlock"] + arguments + ["--timeout", "8h"]))
         default:
             return HealthCheck(.fail, "key", "\(location.database) records no key mode", fix: "restore it from a backup")
         }
     }
 
-    static func mode(of path: String, expected: mode_t, what: String) -> HealthCheck {
+    /// A mode the helpers refuse (PrivateFiles: writable by others; for the key, any access
+    /// by others) is a FAIL; one they accept but that shows more than needed is a warning:
+    /// doctor and the helpers apply one rule.
+    static func mode(of path: String, expected: mode_t, refused: mode_t = 0o022, what: String) -> HealthCheck {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             return HealthCheck(.fail, what, "\(path) is missing (\(SystemIO.errorText()))", fix: "restore it from a backup")
@@ -80,9 +85,13 @@ public enum StoreDiagnosis {
         guard info.st_uid == getuid() else {
             return HealthCheck(.fail, what, "\(path) belongs to another user (uid \(info.st_uid))", fix: "chown it to yourself")
         }
+        let fix = ShellWord.command(["chmod", String(expected, radix: 8), path])
+        guard mode & refused == 0 else {
+            return HealthCheck(.fail, what, "\(path) has mode \(octal): others may \(refused & 0o044 != 0 ? "read it" : "change it"), so the helpers refuse it", fix: fix)
+        }
         guard mode & ~expected == 0 else {
-            return HealthCheck(.fail, what, "\(path) has mode \(octal): others may read it",
-                               fix: "chmod \(String(expected, radix: 8)) \(path)")
+            let shown = info.st_mode & S_IFMT == S_IFDIR ? "others may list the names of the files in it" : "others may read it (sealed)"
+            return HealthCheck(.warn, what, "\(path) has mode \(octal): \(shown)", fix: fix)
         }
         return HealthCheck(.ok, what, "\(path) (mode \(octal))")
     }

@@ -51,6 +51,14 @@ public struct StoreLocation: Sendable, Equatable {
                       keyFile: try xdgBase("XDG_CONFIG_HOME", default: ".config") + "/\(directoryName)/key")
     }
 
+    /// Where a helper line without options finds the store when git runs it with HOME
+    /// alone (cron, systemd, `env -i`): no store variable, no XDG variable. `nil` without HOME.
+    public static func homeDefault() -> StoreLocation? {
+        guard let home = SystemIO.environment("HOME") else { return nil }
+        return StoreLocation(database: home + "/.local/share/\(directoryName)/credentials.db",
+                             keyFile: home + "/.config/\(directoryName)/key")
+    }
+
     /// An XDG base directory: the variable if it holds an absolute path (the spec says to
     /// ignore a relative one), else `$HOME/default`.
     static func xdgBase(_ variable: String, default fallback: String) throws -> String {

@@ -47,7 +47,7 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
         if destination == nil && isatty(1) == 1 {
             throw HelperError(.usage, "will not write an export to a terminal", fix: "add --output FILE, or pipe it")
         }
-        let credentials = try options.settings.openExisting()?.all() ?? []
+        let credentials = try options.managedSettings().openExisting()?.all() ?? []
         var left = 0
         let bytes: [UInt8]
         if plaintext {

@@ -65,7 +65,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         if from != nil && !files.isEmpty { throw HelperError(.usage, "give files or --from, not both", fix: "run import once for each") }
         let sources = try readSources()
         let credentials = sources.flatMap(\.credentials)
-        let store = try options.settings.openOrCreate()
+        let store = try options.managedSettings().openOrCreate()
         // What is stored now, to say what the import changes; a store that cannot show
         // every item (one locked) is imported into all the same, without the breakdown.
         var stored = (try? store.all()).map(StoredKeys.init)

@@ -142,11 +142,11 @@ struct SourceFile {
         }
         guard now.st_nlink == 1 else {
             throw Kept(reason: "it has \(now.st_nlink - 1) other name(s) (hard links), which would keep the credentials in clear",
-                       fix: "find them with find / -xdev -samefile \(path), and remove them all with it")
+                       fix: "find them with find / -xdev -samefile \(ShellWord.quoted(path)), and remove them all with it")
         }
         guard now.st_mode & S_IWUSR != 0 else {
             throw Kept(reason: "it is read-only (mode \(String(now.st_mode & 0o7777, radix: 8)))",
-                       fix: "chmod u+w \(path), then import --remove-source again, or remove it yourself")
+                       fix: "chmod u+w \(ShellWord.quoted(path)), then import --remove-source again, or remove it yourself")
         }
     }
 

@@ -1,0 +1,42 @@
+import CredentialCore
+
+/// The store a management command (list, erase HOST, erase-all, import, export, init,
+/// lock, unlock, passwd, which, and the completion of hosts) works on. Given no store
+/// option and no store variable, it is the store git uses: the one named on this
+/// helper's credential.helper lines, as git reads them here (system, global, local;
+/// after the last reset line). Otherwise `configure --db X` and then `erase HOST` erased
+/// from the default store while git kept answering from X. git's own get, store and
+/// erase never come here: their options are on the line.
+extension StoreOptions {
+    public func managedSettings() throws -> Settings { try settings.followingGit(saying: true) }
+}
+
+extension StoreSettings {
+    /// These settings, or the store git's line names instead; `saying`: one line on
+    /// stderr when that is another store than these settings find.
+    func followingGit(saying: Bool) throws -> Self {
+        guard !storeIsNamed, let values = try? GitConfig(scope: nil, key: "credential.helper").values() else { return self }
+        let name = Self.helperName
+        let active = values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]
+        // git asks every line in turn, so every one of ours is read by a get: they must agree.
+        let stores = active.map(HelperLine.init(parsing:)).filter { $0.runs(name) }.map { line in
+            Self(gitArguments: line.arguments[...]).map(\.storeArguments)
+        }
+        guard let first = stores.first else { return self }
+        guard let store = first, stores.allSatisfy({ $0 == first }) else {
+            let named = stores.map { $0.map { $0.isEmpty ? "the default store" : ShellWord.command($0) } ?? "options it cannot read" }
+            throw HelperError(.usage, Trace.printable("git's credential.helper runs \(name) with \(named.joined(separator: " and ")), so which store is meant is not clear"),
+                              fix: "name the store: \(Self.storeOptionNames.joined(separator: ", "))")
+        }
+        guard !store.isEmpty else { return self }
+        var following = self
+        for index in stride(from: 0, to: store.count - 1, by: 2) {
+            if let (option, _) = Self.option(store[index]) { _ = following.set(option: option, to: store[index + 1]) }
+        }
+        // The line may spell out the store this command finds anyway (configure writes one
+        // that only this environment names): that is no other store, and worth no note.
+        if (try? following.explicitStoreArguments()) == (try? explicitStoreArguments()) { return self }
+        if saying { SystemIO.writeAll(2, Trace.printable("using the store of git's credential.helper: \(ShellWord.command(store))") + "\n") }
+        return following
+    }
+}
