@@ -222,3 +222,34 @@ import Testing
         #expect(try helper.password(for: wire("protocol=https", "host=m.test")) == "max-secret")
     }
 }
+
+/// A keyring may hold one user's item twice, in git's two schemas (ours and newer git's,
+/// and git 2.39's helper's, used again after ours): `get` answers the newest, so an export
+/// must list it first for an import to answer it too.
+@Suite struct KeyringExportOrderTests {
+    let sandbox: Sandbox
+    let session: PrivateSessionBus
+    let secretService: SecretServiceHelper
+
+    init() throws {
+        sandbox = try Sandbox()
+        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
+    }
+
+    @Test func anImportOfAKeyringsExportAnswersAsTheKeyringDoes() throws {
+        try secretService.storeAll(wire("protocol=https", "host=k.test", "username=alice", "password=ours-older"))
+        try SecretTool(sandbox: sandbox, bus: session.bus).store(
+            label: "Git: https://k.test/", secret: "theirs-newer", schema: "org.gnome.keyring.NetworkPassword",
+            ["protocol": "https", "server": "k.test", "user": "alice"])
+        let request = wire("protocol=https", "host=k.test")
+        #expect(try secretService.password(for: request) == "theirs-newer")
+        let file = sandbox.root + "/records"
+        expectSuccess(try secretService("export", "--plaintext", "--format", "protocol", "-o", file).withoutStderr)
+        let imported = try sandbox.sqlite().run(["import", file])
+        #expect(imported.exitCode == 0 && imported.stderrLines.first
+                == "read 1 credential from \(file): 1 new, 0 replaced, 0 unchanged; skipped 1 repeated entry (line 6)", "\(imported)")
+        #expect(try sandbox.sqlite().password(for: request) == "theirs-newer")
+    }
+}
