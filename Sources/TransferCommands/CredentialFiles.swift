@@ -76,6 +76,7 @@ enum CredentialRecordsFile {
         var source = ImportSource(name: name, credentials: [])
         for record in WireFormat.records(bytes) {
             switch record.credential {
+            case .success(let credential) where credential.ephemeral: source.skip(record.line, "marked ephemeral, which git never stores")
             case .success(let credential) where credential.isStorable: source.add(credential.storable, at: record.line)
             case .success(let credential):
                 source.skip(record.line, credential.isCompleteLookup ? GitCredentialsFile.missing(in: credential) : "no protocol and host")

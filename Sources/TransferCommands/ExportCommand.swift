@@ -20,6 +20,8 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
                 from --file-passphrase-fd, an askpass program or the terminal (asked twice). \
                 --plaintext writes git-credential-store lines instead (or git's credential \
                 format with --format protocol): every secret in clear, so only on request. \
+                Lines have no expiry or refresh token: expired passwords are left out, and \
+                the count of those that lose an expiry is given; --format protocol keeps all. \
                 Output goes to --output (created 0600, never overwritten) or a pipe, never to \
                 a terminal.
 

@@ -16,12 +16,15 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             abstract: "Import credentials from git-credential-store files, a netrc file, an export file or another backend.",
             discussion: """
                 Each FILE may be a git-credential-store file (one URL per line, as \
-                ~/.git-credentials), a netrc file (its entries become https credentials), or a \
-                file written by export (asks for its passphrase). With no FILE and no --from, \
+                ~/.git-credentials), git's key=value records (export --plaintext --format \
+                protocol), a netrc file (its entries become https credentials), or a file \
+                written by export (asks for its passphrase). With no FILE and no --from, \
                 ~/.git-credentials and $XDG_CONFIG_HOME/git/credentials are read, those that \
                 exist. --from reads the other backend's store through its own helper, so \
                 secrets pass through a pipe only. Lines that are not complete credentials are \
-                counted and skipped. A netrc entry is imported only when curl reads it from \
+                counted and skipped. Of entries for the same protocol, host, path and user, \
+                the first is imported, across the files in order, as git-credential-store \
+                reads them; an expired one without a refresh token is not. A netrc entry is imported only when curl reads it from \
                 the file exactly as written; each other one (an account, a macro, a value \
                 starting with # unquoted, an unclosed quote) gets a line saying why.
 
