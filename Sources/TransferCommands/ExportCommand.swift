@@ -76,7 +76,7 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
             notes += "; left out \(expired) expired credential\(expired == 1 ? "" : "s"), which this format would make never expire (--format protocol keeps expiry and refresh tokens)"
         }
         let how = plaintext ? "in plaintext" : "encrypted with a passphrase"
-        SystemIO.writeAll(2, "exported \(credentials.count - left - expired) credentials \(how) to \(destination ?? "standard output")\(notes)\n")
+        SystemIO.writeAll(2, "exported \(Self.count(credentials.count - left - expired)) \(how) to \(destination ?? "standard output")\(notes)\n")
         if lossy > 0 {
             SystemIO.writeAll(2, "\(Self.count(lossy)) lost \(lossy == 1 ? "its" : "their") expiry, refresh token or authtype in this format (--format protocol keeps them)\n")
         }

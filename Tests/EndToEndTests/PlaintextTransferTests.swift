@@ -165,6 +165,8 @@ import Testing
             "not imported from \(file): line 2 repeats line 1 with a different password or token: skipped, the first is the one git uses",
         ], "\(first)")
         #expect(try helper.password(for: wire("protocol=https", "host=i1.test")) == "p1")
+        let exported = try helper.run(["export", "--plaintext", "-o", "-"])
+        #expect(exported.stdoutLines == ["https://a:p1@i1.test"] && exported.stderrLines == ["exported 1 credential in plaintext to standard output"], "\(exported)")
         let again = try helper.run(["import", file])
         #expect(again.stderrLines.first == "read 1 credential from \(file): 0 new, 0 replaced, 1 unchanged; skipped 1 repeated entry (line 2)", "\(again)")
         // The file keeps a password that is in no store: --remove-source keeps it.
