@@ -21,7 +21,8 @@ struct ImportSource {
     var repeated: [(line: Int, same: Bool)] = []
     /// Expired entries without a refresh token, which `get` would never answer.
     var expired: [Int] = []
-    /// Why, one line each, where the format can say: printed after the count, by line.
+    /// Why, one line each, where the format can say: printed after the count, by line
+    /// (`orderedNotes`).
     var notes: [(line: Int, text: String)] = []
     /// The file as it was read, to wipe after a verified import: set for plaintext files only.
     var plaintextFile: SourceFile? = nil
@@ -44,10 +45,13 @@ struct ImportSource {
         return unit + (numbers.count == 1 ? " " : "s ") + shown + more
     }
 
-    /// `text` about what starts at `line`, kept in the order of the lines.
-    mutating func note(_ line: Int, _ text: String) {
-        let index = notes.firstIndex { $0.line > line } ?? notes.endIndex
-        notes.insert((line, text), at: index)
+    /// `text` about what starts at `line`.
+    mutating func note(_ line: Int, _ text: String) { notes.append((line, text)) }
+
+    /// The notes by line, those of one line in the order they were made: sorted once, as
+    /// inserting each in place would cost a file of many skipped lines minutes.
+    var orderedNotes: [(line: Int, text: String)] {
+        notes.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 
     mutating func skip(_ line: Int, _ why: String) {

@@ -88,7 +88,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 summary += "; skipped \(places.count) \(kind) entr\(places.count == 1 ? "y" : "ies") (\(source.places(places)))"
             }
             SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
-            for note in source.notes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
+            for note in source.orderedNotes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
         }
         if removeSource { try removePlaintext(sources, store: store) }
     }
