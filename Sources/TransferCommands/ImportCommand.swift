@@ -24,9 +24,10 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 secrets pass through a pipe only. Lines that are not complete credentials are \
                 counted and skipped. Of entries for the same protocol, host, path and user, \
                 the first is imported, across the files in order, as git-credential-store \
-                reads them; an expired one without a refresh token is not. A netrc entry is imported only when curl reads it from \
-                the file exactly as written; each other one (an account, a macro, a value \
-                starting with # unquoted, an unclosed quote) gets a line saying why.
+                reads them; an expired one without a refresh token is not. A netrc entry is \
+                imported only when curl reads it from the file exactly as written; each other \
+                one (an account, a macro, a value starting with # unquoted, an unclosed quote) \
+                gets a line saying why.
 
                 --remove-source overwrites and removes each plaintext file once every entry \
                 in it reads back from the store, and only the very file that was read. It \
