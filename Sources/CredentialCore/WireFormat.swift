@@ -60,6 +60,46 @@ public enum WireFormat {
         return parser.credential
     }
 
+    /// One record of several: the line it starts on, and the credential or why it is none.
+    public struct Record {
+        public let line: Int
+        public let credential: Result<Credential, ProtocolError>
+    }
+
+    /// Records each ended by a blank line (or EOF), as export writes them: each parsed by
+    /// the same parser as a request, alone, so that a bad record spoils only itself. Error
+    /// messages count lines from the start of `input`.
+    public static func records(_ input: [UInt8]) -> [Record] {
+        var records: [Record] = []
+        var current: (line: Int, parser: Parser, error: ProtocolError?)?
+        func finish() {
+            guard let record = current else { return }
+            records.append(Record(line: record.line, credential: record.error.map { .failure($0) } ?? .success(record.parser.credential)))
+            current = nil
+        }
+        var start = 0
+        var number = 0
+        while start < input.count {
+            let end = input[start...].firstIndex(of: lf)
+            let line = input[start..<(end ?? input.count)]
+            number += 1
+            start = (end ?? input.count) + 1
+            if line.isEmpty { finish(); continue }
+            if current == nil { current = (number, Parser(lineNumber: number - 1), nil) }
+            guard current!.error == nil else { continue }
+            do { _ = try current!.parser.take(line, terminated: end != nil) } catch { current!.error = error }
+        }
+        finish()
+        return records
+    }
+
+    /// The keys git's credential protocol defines (`set` reads them): a line starting with
+    /// one of them and `=` is this format, not a URL.
+    public static let keys: Set<String> = [
+        "protocol", "host", "path", "username", "password", "password_expiry_utc", "oauth_refresh_token",
+        "authtype", "credential", "ephemeral", "capability[]", "state[]", "wwwauth[]", "url",
+    ]
+
     enum Progress { case more, finished }
 
     struct Parser {

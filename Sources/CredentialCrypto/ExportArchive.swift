@@ -64,20 +64,10 @@ public enum ExportArchive {
         credentials.flatMap { WireFormat.request($0.storable) }
     }
 
-    /// Splits a payload at its blank lines and parses each record.
+    /// The payload's records; the first that is not a credential fails the whole payload.
     public static func records(_ payload: [UInt8]) throws(ProtocolError) -> [Credential] {
         var credentials: [Credential] = []
-        var start = 0
-        var index = 0
-        while index < payload.count {
-            // A record ends at "\n\n" (or "\n" at the very start: an empty record).
-            if payload[index] == 0x0A && (index == start || payload[index - 1] == 0x0A) {
-                if index > start { credentials.append(try WireFormat.parse(Array(payload[start...index]))) }
-                start = index + 1
-            }
-            index += 1
-        }
-        if start < payload.count { credentials.append(try WireFormat.parse(Array(payload[start...]))) }
+        for record in WireFormat.records(payload) { credentials.append(try record.credential.get()) }
         return credentials
     }
 

@@ -135,10 +135,11 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// Every git item. An empty search finds nothing, so ask for each of git's schemas by name.
+    /// Newest first across them too: export writes the items in the order `get` answers them.
     func everything(secrets: Bool) throws -> [Item] {
-        try ItemLayout.schemas.sorted().flatMap { schema in
+        Self.newestFirst(try ItemLayout.schemas.sorted().flatMap { schema in
             try search(attributes: ["xdg:schema": schema], schema: nil, secrets: secrets)
-        }
+        })
     }
 
     /// The items whose key fields match the request (secrets are compared later, on the
@@ -217,8 +218,12 @@ public final class SecretServiceStore: CredentialStore {
         let items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
         unlock(items.filter(\.locked))
         if secrets { try loadSecrets(of: items.filter { !$0.locked }) }
-        // Newest first; items stored within one second by their (increasing) object path.
-        return items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
+        return Self.newestFirst(items)
+    }
+
+    /// Newest first; items stored within one second by their (increasing) object path.
+    static func newestFirst(_ items: [Item]) -> [Item] {
+        items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
     }
 
     /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and

@@ -8,21 +8,86 @@ import Glibc
 struct ImportSource {
     var name: String
     var credentials: [Credential]
+    /// Where each credential starts, for messages: its line in a file of lines, else its
+    /// place among the entries (`unit` says which).
+    var lines: [Int] = []
+    var unit = "line"
     /// Where the entries that were not complete credentials, or could not be carried over
     /// exactly, start (lines, netrc machines and macros), in order.
     var skippedLines: [Int] = []
-    /// Why, one line each, where the format can say: printed after the count.
-    var notes: [String] = []
+    /// Entries left out because an earlier one has their protocol, host, path and username
+    /// (see `ImportSelection`); `same`: it holds what the earlier one holds, so nothing of
+    /// it is lost.
+    var repeated: [(line: Int, same: Bool)] = []
+    /// Expired entries without a refresh token, which `get` would never answer.
+    var expired: [Int] = []
+    /// Why, one line each, where the format can say: printed after the count, by line
+    /// (`orderedNotes`).
+    var notes: [(line: Int, text: String)] = []
     /// The file as it was read, to wipe after a verified import: set for plaintext files only.
     var plaintextFile: SourceFile? = nil
+
+    init(name: String, credentials: [Credential], unit: String = "line") {
+        self.name = name
+        self.credentials = credentials
+        self.unit = unit
+        if unit != "line" { lines = Array(credentials.indices.map { $0 + 1 }) }
+    }
 
     var skipped: Int { skippedLines.count }
 
     /// "lines 3, 7": the first few, for people to find them.
-    var skippedLinesText: String {
-        let shown = skippedLines.prefix(5).map(String.init).joined(separator: ", ")
-        let more = skippedLines.count > 5 ? " and \(skippedLines.count - 5) more" : ""
-        return (skippedLines.count == 1 ? "line " : "lines ") + shown + more
+    var skippedLinesText: String { places(skippedLines) }
+
+    func places(_ numbers: [Int]) -> String {
+        let shown = numbers.prefix(5).map(String.init).joined(separator: ", ")
+        let more = numbers.count > 5 ? " and \(numbers.count - 5) more" : ""
+        return unit + (numbers.count == 1 ? " " : "s ") + shown + more
+    }
+
+    /// `text` about what starts at `line`.
+    mutating func note(_ line: Int, _ text: String) { notes.append((line, text)) }
+
+    /// The notes by line, those of one line in the order they were made: sorted once, as
+    /// inserting each in place would cost a file of many skipped lines minutes.
+    var orderedNotes: [(line: Int, text: String)] {
+        notes.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+    }
+
+    mutating func skip(_ line: Int, _ why: String) {
+        skippedLines.append(line)
+        note(line, "line \(line): \(why)")
+    }
+
+    mutating func add(_ credential: Credential, at line: Int) {
+        credentials.append(credential)
+        lines.append(line)
+    }
+}
+
+/// git's credential format, as `export --plaintext --format protocol` writes it: `key=value`
+/// records, each ended by a blank line, read by the one parser of requests.
+enum CredentialRecordsFile {
+    /// Whether the first line that is not blank is `key=value` with a key of git's
+    /// protocol (a URL is never one: no key has `:`).
+    static func looksLikeRecords(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.split(separator: 0x0A).first(where: { !$0.allSatisfy(GitCredentialsFile.isSpace) }),
+              let equals = first.firstIndex(of: 0x3D) else { return false }
+        return WireFormat.keys.contains(String(decoding: first[..<equals], as: UTF8.self))
+    }
+
+    static func read(_ bytes: [UInt8], name: String) -> ImportSource {
+        var source = ImportSource(name: name, credentials: [])
+        for record in WireFormat.records(bytes) {
+            switch record.credential {
+            case .success(let credential) where credential.ephemeral: source.skip(record.line, "marked ephemeral, which git never stores")
+            case .success(let credential) where credential.isStorable: source.add(credential.storable, at: record.line)
+            case .success(let credential):
+                source.skip(record.line, credential.isCompleteLookup ? GitCredentialsFile.missing(in: credential) : "no protocol and host")
+            case .failure(let error): source.skip(record.line, "not a credential as git writes one (\(error.message))")
+            }
+        }
+        return source
     }
 }
 
@@ -38,15 +103,14 @@ enum GitCredentialsFile {
             do {
                 let credential = try CredentialURL.parse(Value(Array(line)))
                 if credential.isStorable {
-                    source.credentials.append(credential)
+                    source.add(credential, at: index + 1)
                     continue
                 }
                 problem = missing(in: credential)
             } catch {
                 problem = "not a URL as git-credential-store writes it (\(error.message))"
             }
-            source.skippedLines.append(index + 1)
-            source.notes.append("line \(index + 1): \(problem)")
+            source.skip(index + 1, problem)
         }
         return source
     }
@@ -55,6 +119,12 @@ enum GitCredentialsFile {
     /// protocol and a host, if an empty one).
     static func missing(in credential: Credential) -> String {
         credential.username == nil ? "no username or password" : "no password"
+    }
+
+    /// What a line would lose of a credential it holds: this format has no expiry, refresh
+    /// token or authtype.
+    static func loses(_ credential: Credential) -> Bool {
+        credential.passwordExpiryUTC != nil || credential.oauthRefreshToken != nil || credential.authtype != nil || credential.credential != nil
     }
 
     /// The line git-credential-store would write; `nil` for what it cannot hold: no

@@ -20,6 +20,8 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
                 from --file-passphrase-fd, an askpass program or the terminal (asked twice). \
                 --plaintext writes git-credential-store lines instead (or git's credential \
                 format with --format protocol): every secret in clear, so only on request. \
+                Lines have no expiry or refresh token: expired passwords are left out, and \
+                the count of those that lose an expiry is given; --format protocol keeps all. \
                 Output goes to --output (created 0600, never overwritten) or a pipe, never to \
                 a terminal.
 
@@ -48,14 +50,20 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
             throw HelperError(.usage, "will not write an export to a terminal", fix: "add --output FILE, or pipe it")
         }
         let credentials = try options.managedSettings().openExisting()?.all() ?? []
-        var left = 0
-        let bytes: [UInt8]
+        var left = 0, expired = 0, lossy = 0
+        var bytes: [UInt8] = []
         if plaintext {
             switch format {
             case .store:
-                let lines = credentials.map(GitCredentialsFile.line(for:))
-                left = lines.filter { $0 == nil }.count
-                bytes = lines.compactMap { $0 }.flatMap { $0 }
+                let time = now()
+                for credential in credentials {
+                    // This format has no expiry: an expired password would come back as
+                    // one that never expires.
+                    if credential.isExpired(now: time) { expired += 1; continue }
+                    guard let line = GitCredentialsFile.line(for: credential) else { left += 1; continue }
+                    if GitCredentialsFile.loses(credential) { lossy += 1 }
+                    bytes += line
+                }
             case .`protocol`: bytes = ExportArchive.payload(credentials)
             }
         } else {
@@ -63,10 +71,18 @@ public struct ExportCommand<Options: StoreOptions>: ParsableCommand {
             bytes = try ExportArchive.seal(credentials, passphrase: passphrase, cost: scrypt.cost)
         }
         try write(bytes)
-        let notes = left > 0 ? "; left out \(left) that this format cannot hold: no username and password, or a protocol or host that would not read back as written (use the encrypted format)" : ""
+        var notes = left > 0 ? "; left out \(left) that this format cannot hold: no username and password, or a protocol or host that would not read back as written (use the encrypted format)" : ""
+        if expired > 0 {
+            notes += "; left out \(expired) expired credential\(expired == 1 ? "" : "s"), which this format would make never expire (--format protocol keeps expiry and refresh tokens)"
+        }
         let how = plaintext ? "in plaintext" : "encrypted with a passphrase"
-        SystemIO.writeAll(2, "exported \(credentials.count - left) credentials \(how) to \(destination ?? "standard output")\(notes)\n")
+        SystemIO.writeAll(2, "exported \(Self.count(credentials.count - left - expired)) \(how) to \(destination ?? "standard output")\(notes)\n")
+        if lossy > 0 {
+            SystemIO.writeAll(2, "\(Self.count(lossy)) lost \(lossy == 1 ? "its" : "their") expiry, refresh token or authtype in this format (--format protocol keeps them)\n")
+        }
     }
+
+    static func count(_ number: Int) -> String { "\(number) credential\(number == 1 ? "" : "s")" }
 
     /// The file to write, `nil` for standard output (no --output, or `-` as every Unix tool reads it).
     var destination: String? { output == "-" ? nil : output }

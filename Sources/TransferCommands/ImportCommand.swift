@@ -16,14 +16,18 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             abstract: "Import credentials from git-credential-store files, a netrc file, an export file or another backend.",
             discussion: """
                 Each FILE may be a git-credential-store file (one URL per line, as \
-                ~/.git-credentials), a netrc file (its entries become https credentials), or a \
-                file written by export (asks for its passphrase). With no FILE and no --from, \
+                ~/.git-credentials), git's key=value records (export --plaintext --format \
+                protocol), a netrc file (its entries become https credentials), or a file \
+                written by export (asks for its passphrase). With no FILE and no --from, \
                 ~/.git-credentials and $XDG_CONFIG_HOME/git/credentials are read, those that \
                 exist. --from reads the other backend's store through its own helper, so \
                 secrets pass through a pipe only. Lines that are not complete credentials are \
-                counted and skipped. A netrc entry is imported only when curl reads it from \
-                the file exactly as written; each other one (an account, a macro, a value \
-                starting with # unquoted, an unclosed quote) gets a line saying why.
+                counted and skipped. Of entries for the same protocol, host, path and user, \
+                the first is imported, across the files in order, as git-credential-store \
+                reads them; an expired one without a refresh token is not. A netrc entry is \
+                imported only when curl reads it from the file exactly as written; each other \
+                one (an account, a macro, a value starting with # unquoted, an unclosed quote) \
+                gets a line saying why.
 
                 --remove-source overwrites and removes each plaintext file once every entry \
                 in it reads back from the store, and only the very file that was read. It \
@@ -63,8 +67,8 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         // unknown option, whose value it has taken for a FILE (`--from sqlite
         // --passphrase-fd 3` on a helper without that option said "not both").
         if from != nil && !files.isEmpty { throw HelperError(.usage, "give files or --from, not both", fix: "run import once for each") }
-        let sources = try readSources()
-        let credentials = sources.flatMap(\.credentials)
+        let sources = ImportSelection.select(try readSources(), now: now())
+        let credentials = ImportSelection.storingOrder(sources)
         let store = try options.managedSettings().openOrCreate()
         // What is stored now, to say what the import changes; a store that cannot show
         // every item (one locked) is imported into all the same, without the breakdown.
@@ -81,9 +85,11 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 stored = keys
                 summary = ": \(counts[.new] ?? 0) new, \(counts[.replaced] ?? 0) replaced, \(counts[.unchanged] ?? 0) unchanged"
             }
-            let skipped = source.skipped > 0 ? "; skipped \(source.skipped) incomplete entr\(source.skipped == 1 ? "y" : "ies") (\(source.skippedLinesText))" : ""
-            SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\(skipped)\n")
-            for note in source.notes { SystemIO.writeAll(2, "not imported from \(source.name): \(note)\n") }
+            for (kind, places) in [("incomplete", source.skippedLines), ("repeated", source.repeated.map(\.line)), ("expired", source.expired)] where !places.isEmpty {
+                summary += "; skipped \(places.count) \(kind) entr\(places.count == 1 ? "y" : "ies") (\(source.places(places)))"
+            }
+            SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
+            for note in source.orderedNotes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
         }
         if removeSource { try removePlaintext(sources, store: store) }
     }
@@ -98,7 +104,9 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         return try paths.map { path in
             let (file, bytes) = try SourceFile.read(path, defaultFile: files.isEmpty)
             if ExportArchive.isArchive(bytes) { return try openArchive(bytes, name: path) }
-            var source = NetrcFile.looksLikeNetrc(bytes) ? NetrcFile.read(bytes, name: path) : GitCredentialsFile.read(bytes, name: path)
+            var source = NetrcFile.looksLikeNetrc(bytes) ? NetrcFile.read(bytes, name: path)
+                : CredentialRecordsFile.looksLikeRecords(bytes) ? CredentialRecordsFile.read(bytes, name: path)
+                : GitCredentialsFile.read(bytes, name: path)
             source.plaintextFile = file
             return source
         }
@@ -110,7 +118,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             guard let passphrase = try source.read(prompt: "Passphrase for \(name): ") else { throw source.noOneToAsk }
             return passphrase
         }
-        return ImportSource(name: name, credentials: credentials)
+        return ImportSource(name: name, credentials: credentials, unit: "entry")
     }
 
     /// Each plaintext file goes only when every credential read from it is found again,
@@ -135,6 +143,12 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             if source.skipped > 0 {
                 kept.append(HelperError(.failure, "kept \(file.path): \(source.skipped == 1 ? "1 entry in it was" : "\(source.skipped) entries in it were") not imported (\(source.skippedLinesText))",
                                         fix: "move them by hand, then remove the file"))
+                continue
+            }
+            let differing = source.repeated.filter { !$0.same }.map(\.line)
+            if !differing.isEmpty {
+                kept.append(HelperError(.failure, "kept \(file.path): \(source.places(differing)) repeat\(differing.count == 1 ? "s" : "") an earlier entry with a different password or token, not imported",
+                                        fix: "remove the entries git should not use, then import again"))
                 continue
             }
             let missing = try source.credentials.filter { credential in
@@ -197,7 +211,7 @@ enum Sibling {
             throw HelperError.relayed(result.lastErrorLine, from: program, doing: "\(program) could not export", fix: "run \(program) doctor")
         }
         do {
-            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output))
+            return ImportSource(name: backend, credentials: try ExportArchive.records(result.output), unit: "entry")
         } catch {
             throw HelperError(.failure, "\(program) wrote something that is not credentials: \(error.message)", fix: "run \(program) doctor")
         }

@@ -27,18 +27,19 @@ enum NetrcFile {
         let lines = Lines(bytes)
         var (entries, notes) = Entry.all(in: lines)
         notes += lines.unreadable.map { ($0.number, $0.reason) }
-        var credentials: [Credential] = []
+        var source = ImportSource(name: name, credentials: [])
         var curl = CurlReading(lines)
         for entry in entries {
             if let problem = entry.problem(curl: &curl) {
                 notes.append((entry.line, (entry.host.map { "machine " + Trace.quoted($0) + ": " } ?? "") + problem))
             } else if let host = entry.host, let login = entry.login, let password = entry.password {
-                credentials.append(Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password)))
+                source.add(Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password)), at: entry.line)
             }
         }
-        let ordered = notes.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
-        return ImportSource(name: name, credentials: credentials, skippedLines: ordered.map(\.element.line),
-                            notes: ordered.map { "line \($0.element.line): \($0.element.text)" })
+        for (line, text) in notes.enumerated().sorted(by: { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }).map(\.element) {
+            source.skip(line, text)
+        }
+        return source
     }
 
     static func lowercased(_ bytes: [UInt8]) -> [UInt8] { bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
