@@ -52,7 +52,8 @@ import Glibc
     }
 
     /// A 401 ends with curl's own status (0 without --fail, 22 with it) and the stored
-    /// credential erased.
+    /// credential erased, which one line on stderr says, --silent or not (a cron job's
+    /// next run would otherwise fail without a word on why).
     @Test(arguments: [false, true], callerOptions)
     func aWrongStoredPasswordIsRejected(fail: Bool, callerOptions: [String]) throws {
         try machine.store(username: "alice", password: "stale password", for: server)
@@ -61,6 +62,51 @@ import Glibc
         #expect(result.exitCode == (fail ? 22 : 0), "\(result)")
         #expect(server.receivedCredential == Array("alice:stale password".utf8))
         #expect(try machine.storedPassword(for: server) == nil, "the rejected credential is still stored")
+        // The caller's body may come first on stderr (-o /dev/stderr), without a line break.
+        let said = "credential-curl: http://\(server.host) refused the credential of alice (HTTP 401): it was erased"
+            + " (git credential reject), so the next call asks for one again\n"
+        #expect(result.stderrText.hasSuffix(said) && result.stderrText.components(separatedBy: "credential-curl:").count == 2,
+                "\(result)")
+        #expect(!result.stderrText.contains("stale password"))
+    }
+
+    /// Installed as `make install` puts it (basic-auth-header beside the script) and run
+    /// by its full path with a PATH that lacks that directory, as cron and `env -i` run
+    /// it: the basic-auth-header beside it is used. Only a regular executable file there
+    /// counts; anything else leaves it to PATH, and the line says where it looked.
+    @Test func basicAuthHeaderBesideTheScriptNeedsNoPATH() throws {
+        let bin = machine.sandbox.root + "/prefix/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: SourceTree.credentialCurl, toPath: bin + "/credential-curl")
+        try FileManager.default.copyItem(atPath: BuiltProducts.directory + "/basic-auth-header", toPath: bin + "/basic-auth-header")
+        try machine.store(username: "alice", password: password, for: server)
+        let cron = ["PATH": "/usr/bin:/bin"]
+
+        let byFullPath = try machine.sandbox.run(bin + "/credential-curl", ["-sS", "-f", server.url("/echo")], environment: cron, timeout: 60)
+        #expect(byFullPath.exitCode == 0 && byFullPath.stderr.isEmpty, "\(byFullPath)")
+        #expect(server.receivedCredential == credentialBytes, "\(server.log)")
+        let version = try machine.sandbox.run(bin + "/credential-curl", ["--version"], environment: cron)
+        #expect(version.exitCode == 0 && version.stdoutText.hasPrefix("credential-curl ") && version.stderr.isEmpty, "\(version)")
+        // Run by a relative path, from its own directory and from its parent.
+        for (directory, path) in [(bin, "./credential-curl"), (machine.sandbox.root + "/prefix", "bin/credential-curl")] {
+            let relative = try machine.sandbox.run("/bin/sh", ["-c", #"exec "$0" -sS -f -o /dev/null "$1""#, path, server.url("/echo")],
+                                                   environment: cron, directory: directory, timeout: 60)
+            #expect(relative.exitCode == 0 && relative.stderr.isEmpty, "\(path): \(relative)")
+        }
+
+        let missing = "credential-curl: basic-auth-header is neither beside credential-curl nor on PATH."
+            + " Fix: install it beside credential-curl (make install)\n"
+        for replacement in ["directory", "not executable"] {
+            try FileManager.default.removeItem(atPath: bin + "/basic-auth-header")
+            if replacement == "directory" {
+                try FileManager.default.createDirectory(atPath: bin + "/basic-auth-header", withIntermediateDirectories: false)
+            } else {
+                try FileManager.default.copyItem(atPath: BuiltProducts.directory + "/basic-auth-header", toPath: bin + "/basic-auth-header")
+                chmod(bin + "/basic-auth-header", 0o644)
+            }
+            let refused = try machine.sandbox.run(bin + "/credential-curl", ["-sS", "-f", server.url("/echo")], environment: cron, timeout: 60)
+            #expect(refused.exitCode == 2 && refused.stdout.isEmpty && refused.stderrText == missing, "\(replacement): \(refused)")
+        }
     }
 
     @Test(arguments: callerOptions)
