@@ -118,11 +118,7 @@ public enum HelperRunner {
         let parts = message.split(separator: "'", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "Value to be set with flag ", parts[2] == " had already been set with flag ",
               parts[4].isEmpty else { return nil }
-        let (first, second) = (String(parts[3]), String(parts[1]))
-        if first == second {
-            return HelperError(.usage, "\(first) is given twice", fix: "give it once")
-        }
-        return HelperError(.usage, "\(first) and \(second) cannot both be given: they choose the same thing",
+        return HelperError(.usage, "\(parts[3]) and \(parts[1]) cannot both be given: they choose the same thing",
                            fix: "keep one of them (see \(program) --help)")
     }
 
