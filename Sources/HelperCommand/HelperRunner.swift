@@ -45,9 +45,9 @@ public enum HelperRunner {
             // is never git's call (`expot -o FILE`), and a script must not take it for done.
             let known = Root.configuration.subcommands.map { $0._commandName }
             if isUnknownAction(arguments, known: known) {
-                let stray = strayWord(before: arguments)
-                let unknown = UnknownCommand.error(program: Root._commandName, arguments: arguments, known: known + ["help"], stray: stray)
-                if stray != nil { throw unknown }
+                let words = commandWords(arguments)
+                let unknown = UnknownCommand.error(program: Root._commandName, words: words, known: known + ["help"])
+                if words.count > 1 { throw unknown }
                 Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
                 if isatty(0) == 1 { SystemIO.writeAll(2, unknown.line(program: Root._commandName) + "\n") }
                 exit(0)
@@ -95,20 +95,21 @@ public enum HelperRunner {
         return !arguments.contains(where: { known.contains($0) || completion.contains($0) })
     }
 
-    /// The first word before the last argument that is not the value of a long option
-    /// (`--db PATH`): never in git's call, `[OPTIONS] ACTION`.
-    static func strayWord(before arguments: [String]) -> String? {
-        var takesValue = false
+    /// The words where a command name goes: every word but the values of long options
+    /// (`--db PATH`), and the last argument, git's action. git's call (`[OPTIONS] ACTION`)
+    /// has just one.
+    static func commandWords(_ arguments: [String]) -> [String] {
+        var words: [String] = [], takesValue = false
         for argument in arguments.dropLast() {
             if argument.hasPrefix("-") {
                 takesValue = argument.hasPrefix("--") && argument.count > 2 && !argument.contains("=")
             } else if takesValue {
                 takesValue = false
             } else {
-                return argument
+                words.append(argument)
             }
         }
-        return nil
+        return words + arguments.suffix(1)
     }
 
     /// The argument parser's line for two flags of which only one may be given (`configure

@@ -7,19 +7,19 @@ import CredentialCore
 /// its action last: a word before it (`expot -o FILE`) is a person's or a script's
 /// mistake wherever stdin is, an error (exit 2) that a backup script cannot miss.
 enum UnknownCommand {
-    /// The error for `arguments`, whose action (a word) names none of `known`: the word
-    /// closest to a known name (`lsit --db x` means `list`), else `stray` (a word where
-    /// git never puts one), else the action (git's last). Its line is redacted and
-    /// escaped as every error line is: a typed word may be a URL with a password, or an
-    /// escape sequence.
-    static func error(program: String, arguments: [String], known: [String], stray: String? = nil) -> HelperError {
-        let words = arguments.filter { !$0.hasPrefix("-") }
-        let guesses = words.compactMap { word in closest(to: word, among: known).map { (word, $0) } }
+    /// The error for the command `words` (HelperRunner.commandWords), of which none but
+    /// "help" names a command in `known`: the unknown word closest to a known name
+    /// (`lsit` means `list`), else the first unknown one. Its line is redacted and escaped
+    /// as every error line is: a typed word may be a URL with a password, or an escape
+    /// sequence.
+    static func error(program: String, words: [String], known: [String]) -> HelperError {
+        let unknown = words.filter { !known.contains($0) }
+        let guesses = unknown.compactMap { word in closest(to: word, among: known).map { (word, $0) } }
         let see = "see \(program) --help"
         if let (word, guess) = guesses.min(by: { $0.1.distance < $1.1.distance }) {
             return HelperError(.usage, "unknown command '\(word)'", fix: "did you mean '\(guess.name)'? (\(see))")
         }
-        return HelperError(.usage, "unknown command '\(stray ?? arguments.last ?? "")'", fix: see)
+        return HelperError(.usage, "unknown command '\(unknown.first ?? words.last ?? "")'", fix: see)
     }
 
     /// The known name nearest to `word`, if a typo away: at most two edits, and fewer than

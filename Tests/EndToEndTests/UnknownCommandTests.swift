@@ -29,6 +29,8 @@ import Testing
         ("git-credential-sqlite", ["lsit", "--db", "x.db"], "git-credential-sqlite: unknown command 'lsit'. Fix: did you mean 'list'? (see git-credential-sqlite --help)"),
         ("git-credential-sqlite", ["--db", "/tmp/x.db", "frobnicate", "-o", "BACKUP"], "git-credential-sqlite: unknown command 'frobnicate'. Fix: see git-credential-sqlite --help"),
         ("git-credential-keyring", ["frobnicate", "now"], "git-credential-keyring: unknown command 'frobnicate'. Fix: see git-credential-keyring --help"),
+        ("git-credential-sqlite", ["help", "expot"], "git-credential-sqlite: unknown command 'expot'. Fix: did you mean 'export'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["--db", "/tmp/x.db", "help", "frobnicate"], "git-credential-sqlite: unknown command 'frobnicate'. Fix: see git-credential-sqlite --help"),
     ]
 
     @Test(arguments: strayWords.indices)
