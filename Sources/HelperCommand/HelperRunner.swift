@@ -41,12 +41,15 @@ public enum HelperRunner {
             }
             // git may call a helper with actions it does not know yet: ignore them, silently;
             // but git never gives a helper a terminal as stdin, so there a person mistyped.
+            // git puts its action last, after options and their values: a word before it
+            // is never git's call (`expot -o FILE`), and a script must not take it for done.
             let known = Root.configuration.subcommands.map { $0._commandName }
             if isUnknownAction(arguments, known: known) {
+                let words = commandWords(arguments)
+                let unknown = UnknownCommand.error(program: Root._commandName, words: words, known: known + ["help"])
+                if words.count > 1 { throw unknown }
                 Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
-                if isatty(0) == 1 {
-                    SystemIO.writeAll(2, UnknownCommand.line(program: Root._commandName, arguments: arguments, known: known + ["help"]) + "\n")
-                }
+                if isatty(0) == 1 { SystemIO.writeAll(2, unknown.line(program: Root._commandName) + "\n") }
                 exit(0)
             }
             try runParsed(Root.parseAsRoot(arguments), root: root)
@@ -104,6 +107,34 @@ public enum HelperRunner {
         return ValidationError(error.message)
     }
 
+    /// The words where a command name goes: every word but the values of long options
+    /// (`--db PATH`), and the last argument, git's action. git's call (`[OPTIONS] ACTION`)
+    /// has just one.
+    static func commandWords(_ arguments: [String]) -> [String] {
+        var words: [String] = [], takesValue = false
+        for argument in arguments.dropLast() {
+            if argument.hasPrefix("-") {
+                takesValue = argument.hasPrefix("--") && argument.count > 2 && !argument.contains("=")
+            } else if takesValue {
+                takesValue = false
+            } else {
+                words.append(argument)
+            }
+        }
+        return words + arguments.suffix(1)
+    }
+
+    /// The argument parser's line for two flags of which only one may be given (`configure
+    /// --global --local`: "Value to be set with flag '--local' had already been set with
+    /// flag '--global'") in our words, naming both and the fix; nil for any other line.
+    static func conflict(_ message: String, program: String) -> HelperError? {
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "Value to be set with flag ", parts[2] == " had already been set with flag ",
+              parts[4].isEmpty else { return nil }
+        return HelperError(.usage, "\(parts[3]) and \(parts[1]) cannot both be given: they choose the same thing",
+                           fix: "keep one of them (see \(program) --help)")
+    }
+
     /// Prints the error as one line on stderr (help on stdout) and returns the exit code;
     /// the trace gets the same line.
     static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
@@ -134,7 +165,7 @@ public enum HelperRunner {
                 if let refused = refusedValue, message.hasSuffix(": " + refused.message) {
                     return (2, 2, HelperError(.usage, message, fix: refused.fix).line(program: program))
                 }
-                return (2, 2, HelperError(.usage, message, fix: "see \(program) --help").line(program: program))
+                return (2, 2, (conflict(message, program: program) ?? HelperError(.usage, message, fix: "see \(program) --help")).line(program: program))
             }
             return (1, 2, "\(program): \(Root.message(for: error))")
         }

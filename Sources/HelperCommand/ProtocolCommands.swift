@@ -108,6 +108,7 @@ enum ProtocolAction: String {
 
     func run(_ settings: some StoreSettings) throws {
         Trace.enter(rawValue)
+        if isatty(0) == 1 { try atTerminal() }
         let request: Credential
         do { request = try WireFormat.read(from: 0) } catch { throw error.asInputError(outcome) }
         Trace.note("request " + Trace.describe(request))
@@ -132,6 +133,26 @@ enum ProtocolAction: String {
             }
         case .store: try HelperActions.store(request, now: now(), in: settings.openOrCreate)
         case .erase: try HelperActions.erase(request, from: settings.openExisting)
+        }
+    }
+}
+
+extension ProtocolAction {
+    /// git never gives a helper a terminal as stdin: a person typed the action, and would
+    /// otherwise wait on a silent terminal. erase has its HOST-OR-URL for them; store
+    /// would show the password as it is typed, where git credential fill asks for it
+    /// hidden; get says what it reads, and reads it.
+    func atTerminal() throws {
+        let program = CommandLine.programName
+        switch self {
+        case .erase:
+            throw HelperError(.usage, "erase reads git's request on standard input, which is a terminal here",
+                              fix: "give what to erase: \(program) erase HOST-OR-URL")
+        case .store:
+            throw HelperError(.usage, "store reads git's credential on standard input, which is a terminal here, where the password would show as typed",
+                              fix: "let git ask for it: printf 'url=https://HOST\\n\\n' | git credential fill | \(program) store")
+        case .get:
+            SystemIO.writeAll(2, "\(program): get reads git's request from the terminal: key=value lines (protocol=https, host=example.com), then an empty line:\n")
         }
     }
 }

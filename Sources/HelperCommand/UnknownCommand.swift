@@ -3,21 +3,23 @@ import CredentialCore
 /// What a person who mistyped a command is told. git runs a helper with actions it may
 /// not know yet, and the helper must ignore them silently (exit 0, nothing written); but
 /// git never runs a helper with a terminal on standard input, so a call from a terminal is
-/// a person's, who gets one line naming the command they probably meant.
+/// a person's, who gets one line naming the command they probably meant. And git puts
+/// its action last: a word before it (`expot -o FILE`) is a person's or a script's
+/// mistake wherever stdin is, an error (exit 2) that a backup script cannot miss.
 enum UnknownCommand {
-    /// The line for `arguments`, whose action (a word) names none of `known`: the word
-    /// closest to a known name (`lsit --db x` means `list`), else the action (git's last).
-    static func line(program: String, arguments: [String], known: [String]) -> String {
-        let words = arguments.filter { !$0.hasPrefix("-") }
-        let guesses = words.compactMap { word in closest(to: word, among: known).map { (word, $0) } }
-        let text: String
+    /// The error for the command `words` (HelperRunner.commandWords), of which none but
+    /// "help" names a command in `known`: the unknown word closest to a known name
+    /// (`lsit` means `list`), else the first unknown one. Its line is redacted and escaped
+    /// as every error line is: a typed word may be a URL with a password, or an escape
+    /// sequence.
+    static func error(program: String, words: [String], known: [String]) -> HelperError {
+        let unknown = words.filter { !known.contains($0) }
+        let guesses = unknown.compactMap { word in closest(to: word, among: known).map { (word, $0) } }
+        let see = "see \(program) --help"
         if let (word, guess) = guesses.min(by: { $0.1.distance < $1.1.distance }) {
-            text = "\(program): unknown command '\(word)'; did you mean '\(guess.name)'? (see --help)"
-        } else {
-            text = "\(program): unknown command '\(arguments.last ?? "")' (see --help)"
+            return HelperError(.usage, "unknown command '\(word)'", fix: "did you mean '\(guess.name)'? (\(see))")
         }
-        // A typed word may be anything: a URL with a password, an escape sequence.
-        return Trace.redactingURLPasswords(Trace.printable(String(text.map { $0.isNewline ? " " : $0 })))
+        return HelperError(.usage, "unknown command '\(unknown.first ?? words.last ?? "")'", fix: see)
     }
 
     /// The known name nearest to `word`, if a typo away: at most two edits, and fewer than

@@ -27,7 +27,8 @@ public struct KeyringHelper: HelperRoot {
             removes from both. Nothing is ever stored in plaintext.
 
             Examples:
-              git config --global credential.helper keyring
+              git-credential-keyring configure                      # full path: cron too
+              git config --global credential.helper keyring         # by hand: needs PATH
               git-credential-keyring which
               git-credential-keyring which github.com
             """,

@@ -23,8 +23,9 @@ public struct SQLiteHelper: HelperRoot {
             by a passphrase (init --passphrase).
 
             Examples:
-              git config --global credential.helper sqlite
-              git config --global credential.helper "sqlite --db ~/secrets/git.db"
+              git-credential-sqlite configure                       # full path: cron too
+              git-credential-sqlite configure --db ~/secrets/git.db
+              git config --global credential.helper sqlite          # by hand: needs PATH
               git-credential-sqlite list
               git-credential-sqlite init --passphrase && git-credential-sqlite unlock --timeout 8h
             """,

@@ -136,11 +136,9 @@ public enum StoreAdministration {
 
     /// Caches the unwrapped key in the kernel keyring for `timeout`.
     public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: TimeSpan) throws -> String {
-        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
-            throw noStore(location)
-        }
+        let database = try existingStore(location)
         guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
-            return "\(location.database) uses a key file; there is nothing to unlock"
+            return "nothing to unlock: \(location.database) uses a key file"
         }
         let key = try KeyAccess.unwrap(database, location: location, asking: passphrase,
                                        prompt: "Passphrase for \(location.database): ", noOne: passphrase.noOneToAsk)
@@ -151,17 +149,25 @@ public enum StoreAdministration {
         return "unlocked \(location.database) \(timeout.phrase)"
     }
 
-    /// Drops the cached key.
+    /// Drops the cached key. A key-file store has none, which is no error (as for unlock).
     public static func lock(_ location: StoreLocation) throws -> String {
-        let database = try passphraseStore(location)
+        let database = try existingStore(location)
+        guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
+            return "nothing to lock: \(location.database) uses a key file"
+        }
         return KernelKeyring.remove(description: description(database))
             ? "locked \(location.database)" : "\(location.database) was not unlocked"
     }
 
-    static func passphraseStore(_ location: StoreLocation) throws -> StoreDatabase {
+    static func existingStore(_ location: StoreLocation) throws -> StoreDatabase {
         guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else {
             throw noStore(location)
         }
+        return database
+    }
+
+    static func passphraseStore(_ location: StoreLocation) throws -> StoreDatabase {
+        let database = try existingStore(location)
         guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
             throw HelperError(.usage, "\(location.database) uses a key file, not a passphrase",
                               fix: "run init --passphrase to protect it with one")

@@ -31,7 +31,8 @@ public struct SecretServiceHelper: HelperRoot {
             stays silent (git asks the next helper or you) and store and erase fail with one line.
 
             Examples:
-              git config --global credential.helper secretservice
+              git-credential-secretservice configure                # full path: cron too
+              git config --global credential.helper secretservice   # by hand: needs PATH
               git-credential-secretservice list
             """,
         version: Version.line("git-credential-secretservice"),

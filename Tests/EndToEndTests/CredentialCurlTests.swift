@@ -52,7 +52,8 @@ import Glibc
     }
 
     /// A 401 ends with curl's own status (0 without --fail, 22 with it) and the stored
-    /// credential erased.
+    /// credential erased, which one line on stderr says, --silent or not (a cron job's
+    /// next run would otherwise fail without a word on why).
     @Test(arguments: [false, true], callerOptions)
     func aWrongStoredPasswordIsRejected(fail: Bool, callerOptions: [String]) throws {
         try machine.store(username: "alice", password: "stale password", for: server)
@@ -61,30 +62,56 @@ import Glibc
         #expect(result.exitCode == (fail ? 22 : 0), "\(result)")
         #expect(server.receivedCredential == Array("alice:stale password".utf8))
         #expect(try machine.storedPassword(for: server) == nil, "the rejected credential is still stored")
+        // The caller's body may come first on stderr (-o /dev/stderr), without a line break.
+        let said = "credential-curl: http://\(server.host) refused the credential of alice (HTTP 401): it was erased"
+            + " (git credential reject), so the next call asks for one again\n"
+        #expect(result.stderrText.hasSuffix(said) && result.stderrText.components(separatedBy: "credential-curl:").count == 2,
+                "\(result)")
+        #expect(!result.stderrText.contains("stale password"))
     }
 
-    @Test(arguments: callerOptions)
-    func aWorkingCredentialIsApprovedWhateverTheCallersOptions(callerOptions: [String]) throws {
-        let askpass = try Askpass(sandbox: machine.sandbox, username: "alice", password: password)
-        let result = try machine.credentialCurl(["--silent", "--fail"] + withFiles(callerOptions) + [server.url("/echo")],
-                                                askpass: askpass)
-        #expect(result.exitCode == 0, "\(result)")
-        #expect(try machine.storedPassword(for: server) == password, "not approved (stored) after a 200")
-        if callerOptions.contains("HEADERS") {
-            #expect(String(decoding: contents(of: withFiles(["HEADERS"])[0]) ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 200"),
-                    "the caller's header file was not written")
-        }
-    }
-
-    /// The caller's stdin reaches curl: `-d @-`, `--data-binary @-`, `-T -`.
-    @Test(arguments: [["-d", "@-"], ["--data-binary", "@-"], ["-T", "-"]])
-    func stdinIsTheCallers(options: [String]) throws {
+    /// Installed as `make install` puts it (basic-auth-header beside the script) and run
+    /// by its full path with a PATH that lacks that directory, as cron and `env -i` run
+    /// it: the basic-auth-header beside it is used. Only a regular executable file there
+    /// counts; anything else leaves it to PATH, and the line says where it looked.
+    @Test func basicAuthHeaderBesideTheScriptNeedsNoPATH() throws {
+        let bin = machine.sandbox.root + "/prefix/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: SourceTree.credentialCurl, toPath: bin + "/credential-curl")
+        try FileManager.default.copyItem(atPath: BuiltProducts.directory + "/basic-auth-header", toPath: bin + "/basic-auth-header")
         try machine.store(username: "alice", password: password, for: server)
-        let body = "posted from stdin: £ 😀 " + UUID().uuidString
-        let result = try machine.credentialCurl(["--silent", "--show-error", "--fail"] + options + [server.url("/echo")],
-                                                input: Array(body.utf8))
-        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)\n\(server.log)")
-        #expect(result.stdoutText == body)
+        let cron = ["PATH": "/usr/bin:/bin"]
+
+        let byFullPath = try machine.sandbox.run(bin + "/credential-curl", ["-sS", "-f", server.url("/echo")], environment: cron, timeout: 60)
+        #expect(byFullPath.exitCode == 0 && byFullPath.stderr.isEmpty, "\(byFullPath)")
+        #expect(server.receivedCredential == credentialBytes, "\(server.log)")
+        let version = try machine.sandbox.run(bin + "/credential-curl", ["--version"], environment: cron)
+        #expect(version.exitCode == 0 && version.stdoutText.hasPrefix("credential-curl ") && version.stderr.isEmpty, "\(version)")
+        // Run by a relative path, from its own directory and from its parent.
+        for (directory, path) in [(bin, "./credential-curl"), (machine.sandbox.root + "/prefix", "bin/credential-curl")] {
+            let relative = try machine.sandbox.run("/bin/sh", ["-c", #"exec "$0" -sS -f -o /dev/null "$1""#, path, server.url("/echo")],
+                                                   environment: cron, directory: directory, timeout: 60)
+            #expect(relative.exitCode == 0 && relative.stderr.isEmpty, "\(path): \(relative)")
+        }
+
+        let missing = "credential-curl: basic-auth-header is neither beside credential-curl (a regular executable file of yours"
+            + " or root's, that no one else can write) nor on PATH. Fix: install it beside credential-curl (make install)\n"
+        // Anyone may add a file to a sticky directory (/tmp) where they cannot replace the script.
+        let replacements = ["directory", "not executable", "symlink", "writable by others"] + (geteuid() == 0 ? ["another user's"] : [])
+        for replacement in replacements {
+            let beside = bin + "/basic-auth-header", built = BuiltProducts.directory + "/basic-auth-header"
+            try FileManager.default.removeItem(atPath: beside)
+            switch replacement {
+            case "directory": try FileManager.default.createDirectory(atPath: beside, withIntermediateDirectories: false)
+            case "symlink": try FileManager.default.createSymbolicLink(atPath: beside, withDestinationPath: built)
+            default:
+                try FileManager.default.copyItem(atPath: built, toPath: beside)
+                chmod(beside, replacement == "not executable" ? 0o644 : replacement == "writable by others" ? 0o757 : 0o755)
+                if replacement == "another user's" { chown(beside, Sandbox.anotherUser, Sandbox.anotherUser) }
+            }
+            let refused = try machine.sandbox.run(bin + "/credential-curl", ["-sS", "-f", server.url("/echo")], environment: cron, timeout: 60)
+            #expect(refused.exitCode == 2 && refused.stdout.isEmpty && refused.stderrText == missing, "\(replacement): \(refused)")
+        }
     }
 
     /// A redirect (followed with -L) to another host, or another port of the same host,

@@ -121,6 +121,9 @@ import Testing
         let cheap = try sandbox.run(bin + "git-credential-sqlite", ["--db", sandbox.root + "/cheap.db", "init", "--passphrase", "--scrypt-cost", "1"],
                                     environment: environment)
         #expect(cheap.exitCode != 0 && cheap.stderrText.contains("below 15") && !fileExists(sandbox.root + "/cheap.db"), "\(cheap)")
+        // Run by its full path without bin on PATH (cron, env -i): it finds basic-auth-header beside it.
+        let curl = try sandbox.run(bin + "credential-curl", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(curl.exitCode == 0 && curl.stderr.isEmpty && curl.stdoutText.hasPrefix("credential-curl "), "\(curl)")
         let header = try sandbox.run(bin + "basic-auth-header", [], input: credential, environment: environment)
         #expect(header.stdoutText == "Authorization: Basic YWxpY2U6aW5zdGFsbGVkIHNlY3JldA==\n", "\(header)")
     }

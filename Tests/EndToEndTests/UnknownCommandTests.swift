@@ -4,21 +4,49 @@ import Testing
 /// A command a helper does not know: git's protocol wants it ignored, silently with exit 0
 /// (git may run a helper with actions it does not know yet); but git never runs a helper
 /// with a terminal as standard input, so from a terminal a person mistyped, and one line
-/// on stderr names the command they probably meant.
+/// on stderr names the command they probably meant. And git puts its action last: a word
+/// before the last argument is never git's call, and is an error wherever stdin is.
 @Suite struct UnknownCommandTests {
     let sandbox: Sandbox
 
     init() throws { sandbox = try Sandbox() }
 
     static let mistyped: [(executable: String, arguments: [String], line: String)] = [
-        ("git-credential-sqlite", ["lsit"], "git-credential-sqlite: unknown command 'lsit'; did you mean 'list'? (see --help)"),
-        ("git-credential-sqlite", ["expotr"], "git-credential-sqlite: unknown command 'expotr'; did you mean 'export'? (see --help)"),
-        ("git-credential-sqlite", ["--db", "/tmp/x.db", "unlcok"], "git-credential-sqlite: unknown command 'unlcok'; did you mean 'unlock'? (see --help)"),
-        ("git-credential-sqlite", ["lsit", "--db", "x.db"], "git-credential-sqlite: unknown command 'lsit'; did you mean 'list'? (see --help)"),
-        ("git-credential-secretservice", ["dcotor"], "git-credential-secretservice: unknown command 'dcotor'; did you mean 'doctor'? (see --help)"),
-        ("git-credential-keyring", ["wich"], "git-credential-keyring: unknown command 'wich'; did you mean 'which'? (see --help)"),
-        ("git-credential-keyring", ["frobnicate"], "git-credential-keyring: unknown command 'frobnicate' (see --help)"),
+        ("git-credential-sqlite", ["lsit"], "git-credential-sqlite: unknown command 'lsit'. Fix: did you mean 'list'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["expotr"], "git-credential-sqlite: unknown command 'expotr'. Fix: did you mean 'export'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["--db", "/tmp/x.db", "unlcok"], "git-credential-sqlite: unknown command 'unlcok'. Fix: did you mean 'unlock'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["--db=/tmp/x.db", "--grace-period", "5m", "unlcok"], "git-credential-sqlite: unknown command 'unlcok'. Fix: did you mean 'unlock'? (see git-credential-sqlite --help)"),
+        ("git-credential-secretservice", ["dcotor"], "git-credential-secretservice: unknown command 'dcotor'. Fix: did you mean 'doctor'? (see git-credential-secretservice --help)"),
+        ("git-credential-keyring", ["wich"], "git-credential-keyring: unknown command 'wich'. Fix: did you mean 'which'? (see git-credential-keyring --help)"),
+        ("git-credential-keyring", ["frobnicate"], "git-credential-keyring: unknown command 'frobnicate'. Fix: see git-credential-keyring --help"),
     ]
+
+    /// git puts its action last, after options and their values: a word before the last
+    /// argument is never git's call but a person's or a script's typo (`expot -o FILE` in
+    /// a backup script), an error wherever stdin is: exit 2, one line, nothing written.
+    static let strayWords: [(executable: String, arguments: [String], line: String)] = [
+        ("git-credential-sqlite", ["expot", "-o", "BACKUP"], "git-credential-sqlite: unknown command 'expot'. Fix: did you mean 'export'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["lsit", "--db", "x.db"], "git-credential-sqlite: unknown command 'lsit'. Fix: did you mean 'list'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["--db", "/tmp/x.db", "frobnicate", "-o", "BACKUP"], "git-credential-sqlite: unknown command 'frobnicate'. Fix: see git-credential-sqlite --help"),
+        ("git-credential-keyring", ["frobnicate", "now"], "git-credential-keyring: unknown command 'frobnicate'. Fix: see git-credential-keyring --help"),
+        ("git-credential-sqlite", ["help", "expot"], "git-credential-sqlite: unknown command 'expot'. Fix: did you mean 'export'? (see git-credential-sqlite --help)"),
+        ("git-credential-sqlite", ["--db", "/tmp/x.db", "help", "frobnicate"], "git-credential-sqlite: unknown command 'frobnicate'. Fix: see git-credential-sqlite --help"),
+    ]
+
+    @Test(arguments: strayWords.indices)
+    func aWordBeforeTheLastIsAnErrorWithoutATerminal(index: Int) throws {
+        let (executable, template, line) = Self.strayWords[index]
+        let backup = sandbox.root + "/backup"
+        let arguments = template.map { $0 == "BACKUP" ? backup : $0 }
+        for input in [wire("protocol=https", "host=a.example"), []] {
+            let result = try sandbox.run(BuiltProducts.directory + "/" + executable, arguments, input: input)
+            #expect(result.exitCode == 2 && result.stdout.isEmpty && result.stderrText == line + "\n", "\(result)")
+        }
+        let atTerminal = try sandbox.atTerminal(BuiltProducts.directory + "/" + executable, arguments, answers: [],
+                                                stderrOnTerminal: true, stdinOnTerminal: true)
+        #expect(atTerminal.code == 2 && atTerminal.terminal.replacingOccurrences(of: "\r\n", with: "\n") == line + "\n", "\(atTerminal)")
+        #expect(!fileExists(backup) && !fileExists(sandbox.database) && !fileExists(sandbox.keyFile), "a mistyped command wrote a file")
+    }
 
     @Test(arguments: mistyped.indices)
     func atATerminalOneLineSuggestsTheCommand(index: Int) throws {

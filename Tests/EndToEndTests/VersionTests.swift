@@ -35,7 +35,7 @@ import Testing
     @Test func credentialCurlWithoutBasicAuthHeaderSaysWhy() throws {
         let result = try sandbox.run(SourceTree.credentialCurl, ["--version"])
         #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderrLines.count == 1 && result.stderrText.hasPrefix("credential-curl: basic-auth-header is not on PATH")
+        #expect(result.stderrLines.count == 1 && result.stderrText.hasPrefix("credential-curl: basic-auth-header is neither beside credential-curl (")
                 && result.stderrText.contains(". Fix: "), "\(result)")
     }
 }
