@@ -132,7 +132,13 @@ enum ProtocolAction: String {
                 Trace.note("answered nothing, exit code 0 so that git asks the next helper: " + line)
             }
         case .store: try HelperActions.store(request, now: now(), in: settings.openOrCreate)
-        case .erase: try HelperActions.erase(request, from: settings.openExisting)
+        case .erase:
+            // git erases from every helper when a credential is refused, also before
+            // anything was ever stored in a store named on the helper line (a first clone
+            // with a mistyped password): nothing to erase, quietly. `erase HOST` says it.
+            do { try HelperActions.erase(request, from: settings.openExisting) } catch let error as HelperError where error.kind == .notFound {
+                Trace.note("erased nothing: " + error.message)
+            }
         }
     }
 }

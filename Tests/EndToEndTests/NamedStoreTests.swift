@@ -27,8 +27,8 @@ import Testing
     @Test func theEnvironmentNamesAStoreToo() throws {
         let helper = sandbox.sqlite().with(environment: ["GIT_CREDENTIAL_SQLITE_DB": typo])
         expectOneLineFailure(try helper.run(["list"]), exitCode: 1, mentioning: ["no store at \(typo)", "named by GIT_CREDENTIAL_SQLITE_DB"])
-        expectOneLineFailure(try helper.run(["erase"], input: wire("protocol=https", "host=a.example")), exitCode: 1,
-                             mentioning: ["named by GIT_CREDENTIAL_SQLITE_DB"])
+        // git's own erase (a refused credential, perhaps before anything was stored) is quiet.
+        expectSilentMiss(try helper.run(["erase"], input: wire("protocol=https", "host=a.example")))
         // A key file named alone names the store it opens.
         let keyOnly = sandbox.sqlite().with(environment: ["GIT_CREDENTIAL_SQLITE_KEY_FILE": sandbox.root + "/typo/key"])
         expectOneLineFailure(try keyOnly.run(["list"]), exitCode: 1, mentioning: ["named by GIT_CREDENTIAL_SQLITE_KEY_FILE"])

@@ -89,7 +89,8 @@ import Testing
 
         let start = Date()
         let result = try helper(action, input: Self.alice)
-        #expect(Date().timeIntervalSince(start) < 10, "gave up only after \(Date().timeIntervalSince(start)) s: \(result)")
+        // It gives up after 5 s; D-Bus's own time-out is 25 s. 15 leaves room for a loaded machine.
+        #expect(Date().timeIntervalSince(start) < 15, "gave up only after \(Date().timeIntervalSince(start)) s: \(result)")
         if action == "get" {
             #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderrLines.count <= 1, "\(result)")
         } else {
