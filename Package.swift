@@ -4,6 +4,16 @@ import PackageDescription
 // Production targets import FoundationEssentials only (see DESIGN.md: startup is the
 // product's latency). Dependencies point one way:
 // executables -> backend commands -> HelperCommand and stores -> CredentialCore.
+// The release of a helper that needs no library of the desktop (libsecret, GLib) links
+// everything, glibc too, into a static PIE: no dynamic loader, no shared library mapped
+// or bound at start (a get: 2.49M -> 1.99M instructions, 317 -> 275 page faults). Still
+// a PIE (ASLR), with full RELRO (InstallTests checks both). What static glibc cannot do
+// is load NSS modules of another glibc version: neither program asks the user database
+// (HOME comes from the environment). Release only: the Makefile builds the release.
+let staticPIE: [LinkerSetting] = [
+    .unsafeFlags(["-static-executable", "-Xclang-linker", "-static-pie"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "git-credential-helpers",
     products: [
@@ -53,11 +63,11 @@ let package = Package(
         .target(name: "TransferCommands", dependencies: ["HelperCommand", "CredentialCrypto"]),
         .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "TransferCommands", "SQLiteStore"]),
         .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "TransferCommands", "SecretServiceStore"]),
-        .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"]),
+        .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"], linkerSettings: staticPIE),
         .executableTarget(name: "git-credential-secretservice", dependencies: ["HelperCommand", "SecretServiceCommands"]),
         .target(name: "KeyringCommands", dependencies: ["HelperCommand", "TransferCommands", "KeyringStore", "SecretServiceStore", "SQLiteCommands"]),
         .executableTarget(name: "git-credential-keyring", dependencies: ["HelperCommand", "KeyringCommands"]),
-        .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"]),
+        .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"], linkerSettings: staticPIE),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -1,3 +1,6 @@
+/* secret_service_create_item_dbus_path (libsecret >= 0.18) is declared only for callers
+   who accept its "unstable" label; libsecret's own secret_password_store calls it. */
+#define SECRET_API_SUBJECT_TO_CHANGE
 #include "csecretservice.h"
 #include <pthread.h>
 
@@ -144,4 +147,28 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     g_clear_error(&error);
     g_object_unref(bus);
     return 1;
+}
+
+/* The collection addressed by its alias path, as libsecret's own secret_password_store
+   does: one CreateItem, where secret_item_create first reads the alias (ReadAlias), loads
+   the collection's properties, and afterwards those of the new item (3 round trips). */
+gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label,
+                                    SecretValue *value, GCancellable *cancellable, GError **error) {
+    GVariantBuilder builder;
+    g_variant_builder_init(&builder, G_VARIANT_TYPE("a{ss}"));
+    GHashTableIter iterator;
+    gpointer name, text;
+    g_hash_table_iter_init(&iterator, attributes);
+    while (g_hash_table_iter_next(&iterator, &name, &text)) g_variant_builder_add(&builder, "{ss}", name, text);
+    /* What marks the item as git's (ItemLayout.isGits), as secret_item_create adds it. */
+    g_variant_builder_add(&builder, "{ss}", "xdg:schema", git_schema.name);
+    GHashTable *properties = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_variant_unref);
+    g_hash_table_insert(properties, "org.freedesktop.Secret.Item.Label", g_variant_ref_sink(g_variant_new_string(label)));
+    g_hash_table_insert(properties, "org.freedesktop.Secret.Item.Attributes", g_variant_ref_sink(g_variant_builder_end(&builder)));
+    gchar *path = secret_service_create_item_dbus_path_sync(service, "/org/freedesktop/secrets/aliases/default", properties,
+                                                            value, SECRET_ITEM_CREATE_NONE, cancellable, error);
+    g_hash_table_unref(properties);
+    if (path == NULL) return FALSE;
+    g_free(path);
+    return TRUE;
 }

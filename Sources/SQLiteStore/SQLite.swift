@@ -39,6 +39,13 @@ final class SQLiteDatabase {
         return SQLiteStatement(statement, database: self)
     }
 
+    /// The first column of the first row of `sql` (0 when it returns no row).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try prepare(sql)
+        _ = try statement.step()
+        return statement.integer(0)
+    }
+
     /// Runs `body` in a transaction. Writers take the write lock up front (IMMEDIATE), so
     /// two processes never deadlock upgrading read locks and the busy timeout applies.
     func transaction<T>(writing: Bool, _ body: () throws -> T) throws -> T {

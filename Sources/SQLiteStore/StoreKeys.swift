@@ -4,7 +4,7 @@ import FoundationEssentials
 /// The keys derived from the one random data key with HKDF-SHA256 (RFC 5869), salted with
 /// the database's random id, so the same key file gives unrelated tags in two databases.
 struct StoreKeys {
-    let tagKey: SymmetricKey
+    let tagKey: [UInt8]
     let sealKey: SymmetricKey
     /// Authenticates the store's settings (the meta rows), so that editing them is seen.
     let settingsKey: [UInt8]
@@ -16,7 +16,7 @@ struct StoreKeys {
         func derive(_ purpose: String) -> [UInt8] {
             Self.hmac(key: pseudoRandomKey, Array("git-credential-sqlite v1 \(purpose)".utf8) + [1])
         }
-        tagKey = SymmetricKey(data: derive("lookup tag"))
+        tagKey = derive("lookup tag")
         sealKey = SymmetricKey(data: derive("record seal"))
         check = Self.hmac(key: derive("key check"), Array("key check".utf8))
         settingsKey = derive("settings")
@@ -34,15 +34,27 @@ struct StoreKeys {
 
     /// HKDF-Extract and a one-block HKDF-Expand are each one HMAC; spelled out because
     /// the generic HKDF API costs a third of a millisecond of type look-ups at startup.
+    /// HMAC-SHA256 (RFC 2104) is spelled out too, over SHA256 fed by buffer: swift-crypto's
+    /// HMAC hashes through the generic DataProtocol update, whose first calls look up
+    /// associated types by mangled name (0.2M of a get's 1.8M instructions). KeyTests
+    /// checks it against swift-crypto's HMAC.
     static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+        let blockSize = 64
+        var block = key.count > blockSize ? sha256(key) : key
+        block += [UInt8](repeating: 0, count: blockSize - block.count)
+        return sha256(block.map { $0 ^ 0x5c }, sha256(block.map { $0 ^ 0x36 }, message))
+    }
+
+    static func sha256(_ parts: [UInt8]...) -> [UInt8] {
+        var hash = SHA256()
+        for part in parts { part.withUnsafeBytes { hash.update(bufferPointer: $0) } }
+        return hash.finalize().withUnsafeBytes { Array($0) }
     }
 
     /// The look-up tag of a (protocol, host) pair: a keyed hash, so the file reveals
     /// neither, only which rows share one.
     func tag(protocol scheme: [UInt8]?, host: [UInt8]?) -> [UInt8] {
-        let message = RecordCodec.field(scheme) + RecordCodec.field(host)
-        return Array(HMAC<SHA256>.authenticationCode(for: message, using: tagKey).prefix(16))
+        Array(Self.hmac(key: tagKey, RecordCodec.field(scheme) + RecordCodec.field(host)).prefix(16))
     }
 
     /// AES-256-GCM with the row id and tag as additional data: a sealed blob moved to

@@ -16,6 +16,8 @@ public final class SecretServiceStore: CredentialStore {
     let service: UnsafeMutablePointer<SecretService>
     let cancellable: UnsafeMutablePointer<GCancellable>
     let timeoutSeconds: UInt32
+    /// The candidates newestItem found for a protocol, host and path (see replace).
+    var lastSearch: (request: Credential, items: [Item])?
 
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
@@ -87,13 +89,35 @@ public final class SecretServiceStore: CredentialStore {
         return readable
     }
 
+    /// The newest of git's items for the credential's protocol, host and path. Its secret
+    /// is fetched only when it is the same user's: only then can it be identical. The items
+    /// found are kept for the `replace` that usually follows (HelperActions.store), which
+    /// then needs no search of its own.
+    public func newestItem(storedLike credential: Credential) throws -> Credential? {
+        let request = Credential(protocol: credential.protocol, host: credential.host, path: credential.path)
+        let found = try candidates(for: request, secrets: false)
+        lastSearch = (request, found)
+        guard let newest = found.first else { return nil }
+        guard newest.keyFields.hasSameKey(as: credential) else { return newest.keyFields }
+        if newest.locked { throw Self.locked }
+        try loadSecrets(of: [newest])
+        return newest.credential
+    }
+
     public func replace(with credentials: [Credential], progress: Progress?) throws {
+        // What newestItem found, good for one replace of a credential with those key fields.
+        let searched = lastSearch
+        lastSearch = nil
         for credential in credentials {
             guard let attributes = ItemLayout.attributes(of: credential) else {
                 throw HelperError(.failure, "the Secret Service keeps only text, and this credential's protocol, host, path or username is not valid UTF-8",
                                   fix: "use git-credential-sqlite for it")
             }
-            let previous = try search(credential, secrets: false).filter { $0.keyFields.hasSameKey(as: credential) }
+            let known = searched.flatMap { searched in
+                credentials.count == 1 && searched.request.protocol == credential.protocol && searched.request.host == credential.host
+                    && searched.request.path == credential.path ? searched.items : nil
+            }
+            let previous = try (known ?? search(credential, secrets: false)).filter { $0.keyFields.hasSameKey(as: credential) }
             if previous.contains(where: \.locked) { throw Self.locked }
             // Create first, then delete the old ones: a failure never loses a credential.
             try create(credential, attributes: attributes)
@@ -104,6 +128,7 @@ public final class SecretServiceStore: CredentialStore {
 
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
+        lastSearch = nil
         // Secrets are fetched only to compare them: an erase naming none needs none.
         let comparesSecrets = request.password != nil || request.credential != nil
         let found = try candidates(for: request, secrets: comparesSecrets)
@@ -128,6 +153,7 @@ public final class SecretServiceStore: CredentialStore {
 
     @discardableResult
     public func removeAll() throws -> Int {
+        lastSearch = nil
         let items = try everything(secrets: false)
         if items.contains(where: \.locked) { throw Self.locked }
         for item in items { try delete(item) }
@@ -266,15 +292,6 @@ public final class SecretServiceStore: CredentialStore {
     /// replaces any item whose attributes include the new ones, so storing for
     /// `example.com` would overwrite the item of `example.com:8443` or of a path.
     func create(_ credential: Credential, attributes: [String: String]) throws {
-        var error: UnsafeMutablePointer<GError>?
-        arm()
-        guard let collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
-                                                                cancellable, &error) else {
-            throw take(error).map { Self.failure("open the default keyring", $0) } ?? HelperError(
-                .unavailable, "the Secret Service has no default keyring",
-                fix: "create one (with seahorse, \"Passwords and Keys\"), or use git-credential-sqlite")
-        }
-        defer { g_object_unref(collection) }
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
         let secret = ItemLayout.secretText(of: credential)
@@ -282,11 +299,11 @@ public final class SecretServiceStore: CredentialStore {
             buffer.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), "text/plain") }
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        var error: UnsafeMutablePointer<GError>?
         arm()
-        let item = secret_item_create_sync(collection, csecretservice_git_schema(), table, ItemLayout.gitLabel(attributes),
-                                           value, SECRET_ITEM_CREATE_NONE, cancellable, &error)
-        if let item { g_object_unref(item) }
-        if let reason = take(error) { throw Self.failure("store in the Secret Service", reason) }
+        if csecretservice_create_item(service, table, ItemLayout.gitLabel(attributes), value, cancellable, &error) == 0 {
+            throw Self.failure("store in the default keyring of the Secret Service", take(error) ?? "unknown error")
+        }
     }
 
     func delete(_ item: Item) throws {

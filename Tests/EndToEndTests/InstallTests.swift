@@ -14,6 +14,8 @@ import Testing
 
     static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "basic-auth-header"]
     static let commands = executables + ["credential-curl"]
+    /// Linked with no shared library at all (Package.swift: staticPIE).
+    static let staticPIEs: Set<String> = ["git-credential-sqlite", "basic-auth-header"]
 
     /// Every file install puts under PREFIX, and its mode.
     static let tree: [String: Int] = {
@@ -76,8 +78,15 @@ import Testing
         #expect(!sections.stdoutText.contains(".symtab"), "\(binary) is not stripped", sourceLocation: sourceLocation)
         let dynamic = try sandbox.run("/usr/bin/readelf", ["--dynamic", binary])
         let needed = dynamic.stdoutLines.filter { $0.contains("(NEEDED)") }
-        #expect(!needed.isEmpty && !needed.contains { $0.contains("libswift") || $0.contains("libFoundation") },
+        #expect(dynamic.exitCode == 0 && dynamic.stdoutText.contains("(FLAGS_1)"), "\(dynamic)", sourceLocation: sourceLocation)
+        #expect(!needed.contains { $0.contains("libswift") || $0.contains("libFoundation") },
                 "\(binary) needs \(needed)", sourceLocation: sourceLocation)
+        // The helpers without a desktop library are static PIEs (Package.swift): nothing to
+        // load, no interpreter; the others load libsecret, GLib and libc only.
+        let isStaticPIE = Self.staticPIEs.contains(String(binary.split(separator: "/").last ?? ""))
+        let headers = try sandbox.run("/usr/bin/readelf", ["--program-headers", "--wide", binary])
+        #expect(needed.isEmpty == isStaticPIE && headers.stdoutText.contains("INTERP") == !isStaticPIE,
+                "\(binary): \(isStaticPIE ? "not a static PIE" : "not dynamically linked"): \(needed)", sourceLocation: sourceLocation)
         #expect(!dynamic.stdoutText.contains("(RUNPATH)") && !dynamic.stdoutText.contains("(RPATH)"),
                 "\(binary) has a run path", sourceLocation: sourceLocation)
     }

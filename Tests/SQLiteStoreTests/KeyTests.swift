@@ -35,8 +35,28 @@ import Testing
         let info = Array("git-credential-sqlite v1 lookup tag".utf8)
         let expected = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: key), salt: salt, info: info, outputByteCount: 32)
         let keys = StoreKeys(dataKey: key, databaseID: salt)
-        #expect(keys.tagKey == expected)
+        #expect(keys.tagKey == expected.withUnsafeBytes { Array($0) })
     }
+
+    /// StoreKeys spells HMAC-SHA256 out (for start-up time): it is swift-crypto's, for
+    /// keys shorter than, as long as and longer than a block, and the RFC 4231 vectors.
+    @Test func theSpelledOutHMACIsHMACSHA256() {
+        for keyLength in [0, 1, 16, 32, 63, 64, 65, 131] {
+            for messageLength in [0, 1, 55, 64, 200] {
+                let key = (0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+                let message = (0..<messageLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+                let expected = Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+                #expect(StoreKeys.hmac(key: key, message) == expected, "key \(keyLength) bytes, message \(messageLength) bytes")
+            }
+        }
+        // RFC 4231, test cases 1 and 6.
+        #expect(hex(StoreKeys.hmac(key: [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8)))
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(hex(StoreKeys.hmac(key: [UInt8](repeating: 0xaa, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     @Test func tagsDependOnTheKeyAndTheDatabase() {
         let key = [UInt8](repeating: 7, count: 32)

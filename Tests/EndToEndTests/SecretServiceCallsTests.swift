@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// What a store asks of the Secret Service, counted on the bus: each call is a round trip
+/// to the daemon, and git runs a store after every authenticated fetch or push.
+@Suite struct SecretServiceCallsTests {
+    static let methods = ["SearchItems", "GetSecrets", "ReadAlias", "CreateItem", "Delete"]
+
+    /// One search serves both the check for an unchanged item and the replace; the secret
+    /// of the newest item is fetched only when it is the same user's (only then can the
+    /// store be needless); the item is created on the default collection's alias.
+    @Test func aStoreSearchesOnceAndFetchesOnlyASecretItCompares() throws {
+        let sandbox = try Sandbox(), bus = try SessionBus.testKeyring()
+        let helper = SecretServiceHelper(sandbox: sandbox, bus: bus), tool = SecretTool(sandbox: sandbox, bus: bus)
+        let host = "calls-\(UUID().uuidString.prefix(8)).example.com"
+        defer { _ = try? helper.erase(wire("protocol=https", "host=\(host)")) }
+        expectSuccess(try helper.store(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-alice")))
+
+        func calls(_ store: [UInt8]) throws -> [String: Int] {
+            let monitor = try SecretRequests(sandbox: sandbox, bus: bus, methods: Self.methods)
+            expectSuccess(try helper.store(store))
+            return try monitor.stopCountingCalls()
+        }
+        let anotherUser = try calls(wire("protocol=https", "host=\(host)", "username=bob", "password=pw-bob"))
+        #expect(anotherUser == ["SearchItems": 1, "CreateItem": 1], "\(anotherUser)")
+        // bob's is the newest: alice's new password is stored without reading her old one.
+        let notNewest = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-changed"))
+        #expect(notNewest == ["SearchItems": 1, "CreateItem": 1, "Delete": 1], "\(notNewest)")
+        // Now hers is: compared, then replaced, or left alone.
+        let replaced = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-new"))
+        #expect(replaced == ["SearchItems": 1, "GetSecrets": 1, "CreateItem": 1, "Delete": 1], "\(replaced)")
+        let unchanged = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-new"))
+        #expect(unchanged == ["SearchItems": 1, "GetSecrets": 1], "\(unchanged)")
+
+        // Nothing lost: both users, the new password, each item of git's schema, one each.
+        #expect(try helper.get(wire("protocol=https", "host=\(host)", "username=alice")).attributes["password"] == "pw-new")
+        #expect(try helper.get(wire("protocol=https", "host=\(host)", "username=bob")).attributes["password"] == "pw-bob")
+        #expect(try tool.itemNumbers(["xdg:schema": "org.git.Password", "server": host]).count == 2)
+        #expect(try tool.itemNumbers(["server": host]).count == 2)
+    }
+}
+
+extension SecretRequests {
+    /// Stops the monitor; how many calls of each method it saw.
+    func stopCountingCalls() throws -> [String: Int] {
+        usleep(200_000)  // the last calls' messages reach it
+        process.stop()
+        let text = String(decoding: contents(of: log) ?? [], as: UTF8.self)
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("method call") {
+            guard let member = line.components(separatedBy: "member=").last else { continue }
+            counts[member.trimmingCharacters(in: .whitespaces), default: 0] += 1
+        }
+        return counts
+    }
+}
