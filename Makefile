@@ -16,7 +16,9 @@ MAN_PAGES := $(addprefix man/,$(addsuffix .1,$(COMMANDS)))
 BASH_COMPLETIONS := $(addprefix completions/bash/,$(COMMANDS))
 ZSH_COMPLETIONS := $(addprefix completions/zsh/_,$(COMMANDS))
 FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS)))
-BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config
+# libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
+# static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
+BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
