@@ -79,7 +79,8 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
-            for value in earlier {
+            // The lines the reset stops, and ours replaced by one with another store.
+            for value in earlier + ours.filter({ $0 != line }) {
                 if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
             }
         }
@@ -89,27 +90,34 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         }
     }
 
-    /// A line of another of these helpers that the reset stops, whose credentials the new
-    /// line does not read: another SQLite store (sqlite, keyring), or the desktop keyring
-    /// (secretservice, keyring) for sqlite. The import that copies them reads that store
-    /// through the other helper, a SQLite store named by its variables (import's own
-    /// options name its own store, given explicitly so the variables do not move it too).
+    /// A line of these helpers that the reset stops or the new line replaces, whose
+    /// credentials the new line does not read: another SQLite store (sqlite, keyring), or
+    /// the desktop keyring (secretservice, keyring) for sqlite. The command that copies
+    /// them names both stores explicitly (management commands otherwise follow git's line,
+    /// which now names the new one). keyring reads the other SQLite store through the
+    /// sqlite helper, named by its variables; sqlite pipes its own export of it into import.
     static func strandedStore(of value: String, settings: Options.Settings, arguments: [String]) throws -> String? {
         let name = Options.Settings.helperName
         let line = HelperLine(parsing: value)
         guard !Options.Settings.storeVariables.isEmpty,
-              let other = ["sqlite", "keyring", "secretservice"].first(where: { $0 != name && line.runs($0) }) else { return nil }
+              let other = ["sqlite", "keyring", "secretservice"].first(where: { line.runs($0) }) else { return nil }
         let own = try settings.explicitStoreArguments().map(ShellWord.quoted)
         var stores: [String] = []
         var commands: [String] = []
-        if other != "secretservice", let theirs = Options.Settings(gitArguments: line.arguments[...])?.storeArguments,
-           theirs != Options.Settings(gitArguments: arguments[...])?.storeArguments {
-            var variables: [String] = []
-            for index in stride(from: 0, to: theirs.count - 1, by: 2) {
-                if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
+        if other != "secretservice", let previous = Options.Settings(gitArguments: line.arguments[...]),
+           previous.storeArguments != Options.Settings(gitArguments: arguments[...])?.storeArguments {
+            let theirs = try previous.explicitStoreArguments()
+            stores.append(previous.storeArguments.isEmpty ? "the default SQLite store" : ShellWord.command(previous.storeArguments))
+            if name == "sqlite" {
+                let program = HelperLine.invocation(name)
+                commands.append(([program, "export"] + theirs.map(ShellWord.quoted) + ["--plaintext", "--format", "protocol", "|", program, "import"] + own + ["/dev/stdin"]).joined(separator: " "))
+            } else {
+                var variables: [String] = []
+                for index in stride(from: 0, to: theirs.count - 1, by: 2) {
+                    if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
+                }
+                commands.append((variables + [HelperLine.invocation(name), "import", "--from", "sqlite"] + own).joined(separator: " "))
             }
-            stores.append(theirs.isEmpty ? "the default SQLite store" : ShellWord.command(theirs))
-            commands.append((variables + [HelperLine.invocation(name), "import", "--from", "sqlite"] + own).joined(separator: " "))
         }
         if other != "sqlite" && name == "sqlite" {
             stores.append("the desktop keyring")

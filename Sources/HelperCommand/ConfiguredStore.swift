@@ -15,9 +15,25 @@ extension StoreSettings {
     /// These settings, or the store git's line names instead; `saying`: one line on
     /// stderr when that is another store than these settings find.
     func followingGit(saying: Bool) throws -> Self {
-        guard !storeIsNamed, let values = try? GitConfig(scope: nil, key: "credential.helper").values() else { return self }
+        guard !storeIsNamed else { return self }
         let name = Self.helperName
+        let nameIt = "name the store: \(Self.storeOptionNames.joined(separator: ", "))"
+        // Not knowing which store git uses is no reason to take the default one: erase-all
+        // or import --remove-source there would act on a store git never reads.
+        let values: [String]
+        do { values = try GitConfig(scope: nil, key: "credential.helper").values() } catch let error as HelperError {
+            throw HelperError(.failure, "cannot tell which store git uses: \(error.message)", fix: nameIt)
+        }
         let active = values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]
+        // A line that runs this helper some other way (`!git credential-sqlite --db X`, a
+        // shell function) may name any store; so may a line for one URL only.
+        let program = "credential-" + name
+        let unread = active.filter { !HelperLine(parsing: $0).runs(name) && $0.contains(program) }
+            + ((try? GitConfig.urlScopedHelpers()) ?? []).filter { $0.contains(program) || HelperLine(parsing: $0).runs(name) }
+        if let line = unread.first {
+            throw HelperError(.usage, Trace.printable("git's configuration runs \(name) as \(Trace.quoted(line)), which this command cannot read for the store it names"),
+                              fix: nameIt)
+        }
         // git asks every line in turn, so every one of ours is read by a get: they must agree.
         let stores = active.map(HelperLine.init(parsing:)).filter { $0.runs(name) }.map { line in
             Self(gitArguments: line.arguments[...]).map(\.storeArguments)
@@ -26,7 +42,7 @@ extension StoreSettings {
         guard let store = first, stores.allSatisfy({ $0 == first }) else {
             let named = stores.map { $0.map { $0.isEmpty ? "the default store" : ShellWord.command($0) } ?? "options it cannot read" }
             throw HelperError(.usage, Trace.printable("git's credential.helper runs \(name) with \(named.joined(separator: " and ")), so which store is meant is not clear"),
-                              fix: "name the store: \(Self.storeOptionNames.joined(separator: ", "))")
+                              fix: nameIt)
         }
         guard !store.isEmpty else { return self }
         var following = self

@@ -29,6 +29,17 @@ struct GitConfig {
         return stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
     }
 
+    /// The values of every `credential.<url>.helper`, in every scope.
+    static func urlScopedHelpers() throws -> [String] {
+        let result = try git(["config", "-z", "--get-regexp", #"^credential\..+\.helper$"#])
+        if result.status == 1 { return [] }
+        try check(result, doing: "read credential.<url>.helper")
+        // Each entry is the key, a newline, the value, NUL.
+        return result.outputText.split(separator: "\0").compactMap { entry in
+            entry.firstIndex(of: "\n").map { String(entry[entry.index(after: $0)...]) }
+        }
+    }
+
     /// Sets the key's values in this scope to `values`, in order.
     func replace(_ old: [String], with values: [String]) throws {
         let scope = self.scope.map { [$0] } ?? []

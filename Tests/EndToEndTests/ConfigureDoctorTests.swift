@@ -66,7 +66,9 @@ import Glibc
         #expect(replaced.exitCode == 0, "\(replaced)")
         // Trace.quoted doubles the backslash of the quote's escape.
         let quotedFirst = firstLine.replacingOccurrences(of: "\\", with: "\\\\")
-        #expect(replaced.stderrLines.dropLast() == [#"replaced "\#(quotedFirst)" with "\#(secondLine)" as credential.helper in the global git configuration"#
+        // Then notes on the stores left behind: the keyring line's, and the first line's.
+        #expect(replaced.stderrLines.last?.contains("first.db") == true && replaced.stderrLines.last?.contains("import --db \(second)") == true, "\(replaced)")
+        #expect(replaced.stderrLines.prefix(1) == [#"replaced "\#(quotedFirst)" with "\#(secondLine)" as credential.helper in the global git configuration"#
                                          + " after a reset line, so earlier helpers no longer run (\"cache --timeout=60\", \"keyring --db /elsewhere/other.db\")"],
                 "\(replaced)")
         #expect(try helpers() == ["cache --timeout=60", "keyring --db /elsewhere/other.db", "", secondLine])

@@ -63,8 +63,8 @@ import Glibc
         #expect(server.receivedCredential == Array("alice:stale password".utf8))
         #expect(try machine.storedPassword(for: server) == nil, "the rejected credential is still stored")
         // The caller's body may come first on stderr (-o /dev/stderr), without a line break.
-        let said = "credential-curl: http://\(server.host) refused the credential of alice (HTTP 401): it was erased"
-            + " (git credential reject), so the next call asks for one again\n"
+        let said = "credential-curl: http://\(server.host) refused the credential of alice (HTTP 401): git credential reject told git's helpers to erase it"
+            + ", so the next call asks for one again\n"
         #expect(result.stderrText.hasSuffix(said) && result.stderrText.components(separatedBy: "credential-curl:").count == 2,
                 "\(result)")
         #expect(!result.stderrText.contains("stale password"))

@@ -71,6 +71,32 @@ import Glibc
         expectOneLineFailure(erased, mentioning: ["one.db and ", "two.db, so which store is meant is not clear", "Fix: name the store: --db"])
     }
 
+    /// A line that runs this helper in a way the command cannot read for its store (through
+    /// `git credential-sqlite`, a shell function, a URL's own helper), or a configuration
+    /// git cannot read: the command refuses to guess, and the default store is untouched.
+    /// (An attacker's finding: erase-all and import --remove-source then acted silently on
+    /// the default store, which git never read.)
+    @Test(arguments: [["credential.helper", "!git credential-sqlite --db /elsewhere/x.db"],
+                      ["credential.helper", "!f() { git-credential-sqlite --db /elsewhere/x.db \"$@\"; }; f"],
+                      ["credential.https://h.example.helper", "sqlite --db /elsewhere/x.db"]])
+    func aLineThatCannotBeReadIsNoReasonForTheDefaultStore(_ entry: [String]) throws {
+        try helper.storeAll(Self.credential("keep.example", "alice", "pk"))
+        expectSuccess(try sandbox.git(["config", "--global", "--add"] + entry))
+        for command in [["erase-all", "--yes"], ["list"], ["import", try sandbox.file("netrc", "machine n.example login n password pn\n")]] {
+            let result = try helper.run(command)
+            expectOneLineFailure(result, exitCode: 2, mentioning: ["this command cannot read for the store it names", "Fix: name the store: --db"])
+        }
+        let kept = try helper.run(["--db", sandbox.database, "list"])
+        #expect(kept.stdoutText.contains("keep.example") && !kept.stdoutText.contains("n.example"), "\(kept)")
+    }
+
+    @Test func aConfigurationGitCannotReadIsNoReasonForTheDefaultStore() throws {
+        try helper.storeAll(Self.credential("keep.example", "alice", "pk"))
+        try "[core\n".write(toFile: sandbox.home + "/.gitconfig", atomically: true, encoding: .utf8)
+        expectOneLineFailure(try helper.run(["erase-all", "--yes"]), mentioning: ["cannot tell which store git uses", "Fix: name the store: --db"])
+        #expect(try helper.run(["--db", sandbox.database, "list"]).stdoutText.contains("keep.example"))
+    }
+
     /// A store this shell's environment names (GIT_CREDENTIAL_SQLITE_DB) goes into the
     /// line, so git run with HOME alone (cron) finds it; doctor warns about a bare line
     /// there. (Before: configure wrote a bare line and git from cron found nothing.)
@@ -152,11 +178,33 @@ import Glibc
         // The same store on both lines: nothing is left behind, nothing said.
         expectSuccess(try helper.run(["configure", "--db", store]).withoutStderr)
         let same = try sandbox.run(BuiltProducts.keyringHelper, ["configure", "--db", store], environment: helper.environment)
-        #expect(same.exitCode == 0 && same.stderrLines.count == 1, "\(same)")
+        // Its own line before named the default store (spelled out: the sandbox's XDG
+        // directories are not HOME's): that one is left behind, and said.
+        #expect(same.exitCode == 0 && same.stderrLines.count == 2 && same.stderrLines[1].contains("keeps in --db \(sandbox.database) --key-file"), "\(same)")
         // Back to sqlite, which does not read the desktop keyring the keyring line may have filled.
         let back = try helper.run(["configure", "--db", store])
         #expect(back.stderrLines.last?.hasSuffix(" keeps in the desktop keyring; to copy them over: git-credential-sqlite import --from secretservice --db \(store) --key-file \(sandbox.keyFile)") == true,
                 "\(back)")
+    }
+
+    /// configure --db X after a plain configure replaces our line, and says the default
+    /// store's credentials are left behind, with a command that names both stores and
+    /// copies them (run here through sh, as pasted). (An attacker's finding: no note, and
+    /// for sqlite the note's command was `git-credential-sqlite import --from sqlite`,
+    /// which reads its own store.)
+    @Test func anotherStoreOfTheSameHelperPointsOutTheOneLeftBehind() throws {
+        expectSuccess(try helper.run(["configure"]).withoutStderr)
+        expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("keep.example", "kim", "pk")))
+        let store = sandbox.root + "/new place/x.db"
+        let moved = try helper.run(["configure", "--db", store])
+        let note = try #require(moved.stderrLines.last, "\(moved)")
+        #expect(note.hasPrefix("note: this line does not read the credentials that ") && note.contains("keeps in --db \(sandbox.database) --key-file"), "\(moved)")
+        let command = try #require(note.components(separatedBy: "; to copy them over: ").last)
+        #expect(command.contains("export --db \(sandbox.database)") && command.contains("| git-credential-sqlite import --db '\(store)'"), "\(command)")
+        #expect(try filled("keep.example").exitCode != 0, "the new line reads the old store")
+        let copied = try sandbox.run("/bin/sh", ["-c", command], environment: helper.environment)
+        #expect(copied.exitCode == 0, "\(copied)")
+        #expect(try filled("keep.example").stdoutLines.contains("password=pk"), "git does not find what the command copied: \(copied)")
     }
 
     /// Over SSH (no session bus, no display), as the README says: git-credential-secretservice
