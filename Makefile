@@ -65,7 +65,7 @@ deps-test:
 #   accessors given the witness tables, not from mangled names: a mangled name makes the
 #   runtime check each conformance by a linear scan of all 4,475 conformance records, the
 #   first time (5 such checks were 1.2M instructions of a get). For every module, swift-crypto's too.
-STATIC_LIBS := $(RELEASE_DIR)/static-libs
+STATIC_LIBS := .build/static-libs
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic \
 	-Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/$(STATIC_LIBS) \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \

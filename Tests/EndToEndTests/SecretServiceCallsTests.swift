@@ -10,7 +10,10 @@ import Testing
     /// of the newest item is fetched only when it is the same user's (only then can the
     /// store be needless); the item is created on the default collection's alias.
     @Test func aStoreSearchesOnceAndFetchesOnlyASecretItCompares() throws {
-        let sandbox = try Sandbox(), bus = try SessionBus.testKeyring()
+        // A bus of its own: on the shared one, other tests' calls were counted too.
+        let sandbox = try Sandbox(), session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        let bus = session.bus
         let helper = SecretServiceHelper(sandbox: sandbox, bus: bus), tool = SecretTool(sandbox: sandbox, bus: bus)
         let host = "calls-\(UUID().uuidString.prefix(8)).example.com"
         defer { _ = try? helper.erase(wire("protocol=https", "host=\(host)")) }
