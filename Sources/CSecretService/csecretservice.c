@@ -172,3 +172,7 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     g_free(path);
     return TRUE;
 }
+
+char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error) {
+    return secret_service_read_alias_dbus_path_sync(service, "default", cancellable, error);
+}

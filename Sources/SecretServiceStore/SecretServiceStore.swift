@@ -100,8 +100,23 @@ public final class SecretServiceStore: CredentialStore {
         guard let newest = found.first else { return nil }
         guard newest.keyFields.hasSameKey(as: credential) else { return newest.keyFields }
         if newest.locked { throw Self.locked }
+        // Only the same item in the collection a store writes to makes the store needless:
+        // one in another collection (the session's, kept in memory) is gone at logout.
+        guard isInDefaultCollection(newest) else { return nil }
         try loadSecrets(of: [newest])
         return newest.credential
+    }
+
+    /// Whether the item is in the collection new items go to; false when that is not known.
+    func isInDefaultCollection(_ item: Item) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        guard let path = csecretservice_default_collection_path(service, cancellable, &error) else {
+            Trace.note("cannot tell which collection is the default one: \(take(error) ?? "no answer")")
+            return false
+        }
+        defer { g_free(path) }
+        return item.path.hasPrefix(String(cString: path) + "/")
     }
 
     public func replace(with credentials: [Credential], progress: Progress?) throws {

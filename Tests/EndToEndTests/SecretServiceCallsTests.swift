@@ -29,11 +29,12 @@ import Testing
         // bob's is the newest: alice's new password is stored without reading her old one.
         let notNewest = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-changed"))
         #expect(notNewest == ["SearchItems": 1, "CreateItem": 1, "Delete": 1], "\(notNewest)")
-        // Now hers is: compared, then replaced, or left alone.
+        // Now hers is: compared (if it is in the default collection: ReadAlias), then
+        // replaced, or left alone.
         let replaced = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-new"))
-        #expect(replaced == ["SearchItems": 1, "GetSecrets": 1, "CreateItem": 1, "Delete": 1], "\(replaced)")
+        #expect(replaced == ["SearchItems": 1, "ReadAlias": 1, "GetSecrets": 1, "CreateItem": 1, "Delete": 1], "\(replaced)")
         let unchanged = try calls(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-new"))
-        #expect(unchanged == ["SearchItems": 1, "GetSecrets": 1], "\(unchanged)")
+        #expect(unchanged == ["SearchItems": 1, "ReadAlias": 1, "GetSecrets": 1], "\(unchanged)")
 
         // Nothing lost: both users, the new password, each item of git's schema, one each.
         #expect(try helper.get(wire("protocol=https", "host=\(host)", "username=alice")).attributes["password"] == "pw-new")

@@ -140,4 +140,20 @@ import Glibc
         #expect(after.count == 3 && after != before, "a changed password did not replace the item: \(after)")
         #expect(try helper.get(wire("protocol=https", "host=\(host)")).attributes["password"] == "pw-new")
     }
+
+    /// The same item in another collection (gnome-keyring's session one, kept in memory)
+    /// does not make a store needless: the store goes to the default collection, so the
+    /// credential outlives the session. (An attacker's finding: nothing was written.)
+    @Test func theSameItemInAnotherCollectionIsNoReasonToStoreNothing() throws {
+        let sandbox = try Sandbox(), session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus), tool = SecretTool(sandbox: sandbox, bus: session.bus)
+        let stored = try tool.run(["store", "--label=Git: https://sess.example/", "--collection=/org/freedesktop/secrets/collection/session",
+                                   "protocol", "https", "server", "sess.example", "user", "u", "xdg:schema", "org.git.Password"], input: Array("pw".utf8))
+        try #require(stored.exitCode == 0, "\(stored)")
+        expectSuccess(try helper.store(wire("protocol=https", "host=sess.example", "username=u", "password=pw")))
+        let paths = try tool.run(["search", "--all", "server", "sess.example"]).stdoutLines.filter { $0.hasPrefix("[/") }
+        #expect(paths.count == 1 && !paths[0].hasPrefix("[/org/freedesktop/secrets/collection/session/"), "\(paths)")
+        #expect(try helper.get(wire("protocol=https", "host=sess.example")).attributes["password"] == "pw")
+    }
 }

@@ -33,6 +33,9 @@ const char *csecretservice_item_path(SecretItem *item);
    session bus (the reason in *error_text, to g_free). For `doctor`. */
 int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsigned int seconds,
                              char **owner, unsigned int *pid, char **error_text);
+/* The D-Bus object path of the collection the "default" alias names (where new items go), or NULL with *error set;
+   free it with g_free. */
+char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error);
 /* Creates an item of the git schema from `attributes` (strings, without xdg:schema), `label` and `value` in the default collection, never
    replacing one (see SecretServiceStore.create). Returns FALSE with *error set on failure. */
 gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label,
