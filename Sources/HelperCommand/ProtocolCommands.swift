@@ -108,7 +108,7 @@ enum ProtocolAction: String {
 
     func run(_ settings: some StoreSettings) throws {
         Trace.enter(rawValue)
-        if isatty(0) == 1 { try atTerminal() }
+        if isatty(0) == 1 { try atTerminal(settings) }
         let request: Credential
         do { request = try WireFormat.read(from: 0) } catch { throw error.asInputError(outcome) }
         Trace.note("request " + Trace.describe(request))
@@ -148,15 +148,18 @@ extension ProtocolAction {
     /// otherwise wait on a silent terminal. erase has its HOST-OR-URL for them; store
     /// would show the password as it is typed, where git credential fill asks for it
     /// hidden; get says what it reads, and reads it.
-    func atTerminal() throws {
+    func atTerminal(_ settings: some StoreSettings) throws {
         let program = CommandLine.programName
+        // The store options given go into the command of the fix: pasted without them, it
+        // would act on another store.
+        let options = settings.storeArguments.map { " " + ShellWord.quoted($0) }.joined()
         switch self {
         case .erase:
             throw HelperError(.usage, "erase reads git's request on standard input, which is a terminal here",
-                              fix: "give what to erase: \(program) erase HOST-OR-URL")
+                              fix: "give what to erase: \(program)\(options) erase HOST-OR-URL")
         case .store:
             throw HelperError(.usage, "store reads git's credential on standard input, which is a terminal here, where the password would show as typed",
-                              fix: "let git ask for it: printf 'url=https://HOST\\n\\n' | git credential fill | \(program) store")
+                              fix: "let git ask for it: printf 'url=https://HOST\\n\\n' | git credential fill | \(program)\(options) store")
         case .get:
             SystemIO.writeAll(2, "\(program): get reads git's request from the terminal: key=value lines (protocol=https, host=example.com), then an empty line:\n")
         }
