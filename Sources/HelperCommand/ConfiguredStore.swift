@@ -20,17 +20,19 @@ extension StoreSettings {
         let nameIt = "name the store: \(Self.storeOptionNames.joined(separator: ", "))"
         // Not knowing which store git uses is no reason to take the default one: erase-all
         // or import --remove-source there would act on a store git never reads.
-        let values: [String]
-        do { values = try GitConfig(scope: nil, key: "credential.helper").values() } catch let error as HelperError {
+        let values: [String], forURLs: [String]
+        do {
+            values = try GitConfig(scope: nil, key: "credential.helper").values()
+            forURLs = try GitConfig.urlScopedHelpers()
+        } catch let error as HelperError {
             throw HelperError(.failure, "cannot tell which store git uses: \(error.message)", fix: nameIt)
         }
-        let active = values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]
+        // Lines for one URL only (credential.<url>.helper) count as much: git uses them there.
+        let active = Array(values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]) + forURLs
         // A line that runs this helper some other way (`!git credential-sqlite --db X`, a
-        // shell function) may name any store; so may a line for one URL only.
+        // shell function) may name any store.
         let program = "credential-" + name
-        let unread = active.filter { !HelperLine(parsing: $0).runs(name) && $0.contains(program) }
-            + ((try? GitConfig.urlScopedHelpers()) ?? []).filter { $0.contains(program) || HelperLine(parsing: $0).runs(name) }
-        if let line = unread.first {
+        if let line = active.first(where: { !HelperLine(parsing: $0).runs(name) && $0.contains(program) }) {
             throw HelperError(.usage, Trace.printable("git's configuration runs \(name) as \(Trace.quoted(line)), which this command cannot read for the store it names"),
                               fix: nameIt)
         }

@@ -227,7 +227,8 @@ import Testing
         try helper.storeAll(Self.credential)
         let keyBefore = try #require(contents(of: sandbox.keyFile))
 
-        let (result, unlocked) = try convert(helper)
+        // Named: with no store named, init would follow git's line to the other store.
+        let (result, unlocked) = try convert(sandbox.sqlite(["--db", sandbox.database]))
         #expect(result.exitCode == 0 && result.stderrLines.count == 1, "\(result)")
         #expect(result.stderrText.contains("was kept, because \(otherDatabase) still uses it"), "\(result)")
         #expect(contents(of: sandbox.keyFile) == keyBefore)

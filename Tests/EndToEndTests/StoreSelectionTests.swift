@@ -78,7 +78,7 @@ import Glibc
     /// the default store, which git never read.)
     @Test(arguments: [["credential.helper", "!git credential-sqlite --db /elsewhere/x.db"],
                       ["credential.helper", "!f() { git-credential-sqlite --db /elsewhere/x.db \"$@\"; }; f"],
-                      ["credential.https://h.example.helper", "sqlite --db /elsewhere/x.db"]])
+                      ["credential.https://h.example.helper", "!git credential-sqlite --db /elsewhere/x.db"]])
     func aLineThatCannotBeReadIsNoReasonForTheDefaultStore(_ entry: [String]) throws {
         try helper.storeAll(Self.credential("keep.example", "alice", "pk"))
         expectSuccess(try sandbox.git(["config", "--global", "--add"] + entry))
@@ -88,6 +88,19 @@ import Glibc
         }
         let kept = try helper.run(["--db", sandbox.database, "list"])
         #expect(kept.stdoutText.contains("keep.example") && !kept.stdoutText.contains("n.example"), "\(kept)")
+    }
+
+    /// A line for one URL only names a store git uses there: followed when it is the only
+    /// one, refused when a general line names another.
+    @Test func aLineForOneURLCountsAsMuch() throws {
+        let store = sandbox.root + "/work.db"
+        expectSuccess(try sandbox.git(["config", "--global", "credential.https://work.example.helper", "\(BuiltProducts.sqliteHelper) --db \(store)"]))
+        expectSuccess(try sandbox.git(["credential", "approve"], input: Self.credential("work.example", "wanda", "pw")))
+        let listed = try helper.run(["list"])
+        #expect(listed.exitCode == 0 && listed.stdoutText.contains("work.example") && listed.stderrText.contains("using the store of git's credential.helper: --db \(store)"),
+                "\(listed)")
+        expectSuccess(try sandbox.git(["config", "--global", "credential.helper", BuiltProducts.sqliteHelper]))
+        expectOneLineFailure(try helper.run(["list"]), mentioning: ["so which store is meant is not clear", "Fix: name the store: --db"])
     }
 
     @Test func aConfigurationGitCannotReadIsNoReasonForTheDefaultStore() throws {
