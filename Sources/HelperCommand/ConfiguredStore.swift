@@ -21,10 +21,7 @@ extension StoreSettings {
         // Not knowing which store git uses is no reason to take the default one: erase-all
         // or import --remove-source there would act on a store git never reads.
         let values: [String], forURLs: [String]
-        do {
-            values = try GitConfig(scope: nil, key: "credential.helper").values()
-            forURLs = try GitConfig.urlScopedHelpers()
-        } catch let error as HelperError {
+        do { (values, forURLs) = try GitConfig.helperValues() } catch let error as HelperError {
             throw HelperError(.failure, "cannot tell which store git uses: \(error.message)", fix: nameIt)
         }
         // Lines for one URL only (credential.<url>.helper) count as much: git uses them there.

@@ -29,15 +29,20 @@ struct GitConfig {
         return stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
     }
 
-    /// The values of every `credential.<url>.helper`, in every scope.
-    static func urlScopedHelpers() throws -> [String] {
-        let result = try git(["config", "-z", "--get-regexp", #"^credential\..+\.helper$"#])
-        if result.status == 1 { return [] }
-        try check(result, doing: "read credential.<url>.helper")
+    /// Every `credential.helper` value and every `credential.<url>.helper` value, in
+    /// order, from one run of git (a management command and each TAB pays for it).
+    static func helperValues() throws -> (general: [String], forURLs: [String]) {
+        let result = try git(["config", "-z", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
+        if result.status == 1 { return ([], []) }
+        try check(result, doing: "read credential.helper")
+        var general: [String] = [], forURLs: [String] = []
         // Each entry is the key, a newline, the value, NUL.
-        return result.outputText.split(separator: "\0").compactMap { entry in
-            entry.firstIndex(of: "\n").map { String(entry[entry.index(after: $0)...]) }
+        for entry in result.outputText.split(separator: "\0") {
+            guard let newline = entry.firstIndex(of: "\n") else { continue }
+            let value = String(entry[entry.index(after: newline)...])
+            if entry[..<newline].lowercased() == "credential.helper" { general.append(value) } else { forURLs.append(value) }
         }
+        return (general, forURLs)
     }
 
     /// Sets the key's values in this scope to `values`, in order.

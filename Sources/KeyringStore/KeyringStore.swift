@@ -31,11 +31,16 @@ public final class KeyringStore: CredentialStore {
     }
 
     /// Where a store would go now, and why, in one line's worth.
+    /// Asked once per run: a store asks it twice (newestItem, then replace), and each
+    /// answer costs the Secret Service a ReadAlias and a property load.
     public func choice() -> (backend: Backend, reason: String) {
+        if let chosen { return chosen }
         guard let secretService else { return (.sqlite, secretServiceProblem ?? "no Secret Service") }
         let (writable, reason) = secretService.defaultCollectionWritability()
-        return writable ? (.secretservice, reason) : (.sqlite, reason)
+        chosen = writable ? (.secretservice, reason) : (.sqlite, reason)
+        return chosen!
     }
+    private var chosen: (backend: Backend, reason: String)?
 
     var sqlite: SQLiteCredentialStore? {
         get throws { try SQLiteCredentialStore.openExisting(sqliteLocation, passphrase: passphrase) }
