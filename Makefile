@@ -4,7 +4,21 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-EXECUTABLES := git-credential-sqlite git-credential-secretservice git-credential-keyring basic-auth-header
+# Two executables, each several programs, chosen by the name it is run by (MultiCall, and
+# the table in Sources/credential-helpers*/main.swift): the Swift runtime, Foundation,
+# swift-crypto and the argument parser, most of each program's size, are then in the
+# suite twice instead of once per program (installed: 74 MB -> 41 MB). Two, not one: the
+# desktop's helpers must link libsecret, so dynamically, and a dynamic executable made a
+# sqlite get 30% more instructions (the loader binding libc: what a static PIE spares).
+# - credential-helpers, a static PIE: the programs that need no library of the desktop;
+# - credential-helpers-libsecret: those that use libsecret.
+# Each name is a hard link of its executable's file, not a symlink: the kernel then names
+# the link that was run (/proc/self/exe), by which configure writes, doctor checks and
+# import finds each program; and credential-curl's rule for the basic-auth-header beside
+# it (a regular file, never a symlink, which anyone can plant in /tmp) holds unchanged.
+STATIC_NAMES := git-credential-sqlite basic-auth-header
+LIBSECRET_NAMES := git-credential-secretservice git-credential-keyring
+EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
 SCRIPTS := scripts/credential-curl
 COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -23,11 +37,17 @@ TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
+# $(call link,FILE,DIR,NAMES): each of NAMES in DIR a hard link of FILE (replacing what was there).
+link = for name in $(3); do ln -f $(1) $(2)/$$name || exit 1; done
+# $(call install-names,EXECUTABLE,NAMES): the release build's EXECUTABLE installed as the
+# first name, the other names hard links of it.
+install-names = install -m 755 $(RELEASE_DIR)/$(1) $(BINDIR)/$(firstword $(2)) && \
+	$(call link,$(BINDIR)/$(firstword $(2)),$(BINDIR),$(wordlist 2,$(words $(2)),$(2)))
 # The release binaries are rebuilt when a source changes, not on every install: so that
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build names install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -80,14 +100,24 @@ $(RELEASE_BINARIES) &: $(SOURCES) Makefile
 	libdir="$$(pkg-config --variable=libdir sqlite3)" && ln -sf "$$libdir/libsqlite3.a" "$$libdir/libkeyutils.a" $(STATIC_LIBS)/
 	printf 'Name: sqlite3\nDescription: SQLite, linked statically (Makefile)\nVersion: %s\nLibs: -L%s -lsqlite3 -lm\nCflags:\n' \
 		"$$(pkg-config --modversion sqlite3)" "$(CURDIR)/$(STATIC_LIBS)" > $(STATIC_LIBS)/sqlite3.pc
-	for product in $(EXECUTABLES); do \
+	for product in credential-helpers credential-helpers-libsecret; do \
 		PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS) $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	done
-	strip $(RELEASE_BINARIES)
+	strip $(RELEASE_DIR)/credential-helpers $(RELEASE_DIR)/credential-helpers-libsecret
+	$(MAKE) --no-print-directory names NAMES_DIR=$(RELEASE_DIR)
+
+# Each program's name in NAMES_DIR, linked to its executable there: swift build makes the
+# executables, not their names. The tests run this for .build/debug (TestEnvironment.swift).
+NAMES_DIR ?= .build/debug
+names:
+	@$(call link,$(NAMES_DIR)/credential-helpers,$(NAMES_DIR),$(STATIC_NAMES))
+	@$(call link,$(NAMES_DIR)/credential-helpers-libsecret,$(NAMES_DIR),$(LIBSECRET_NAMES))
 
 install: $(RELEASE_BINARIES)
 	install -d -m 755 $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
-	install -m 755 $(RELEASE_BINARIES) $(SCRIPTS) $(BINDIR)/
+	$(call install-names,credential-helpers,$(STATIC_NAMES))
+	$(call install-names,credential-helpers-libsecret,$(LIBSECRET_NAMES))
+	install -m 755 $(SCRIPTS) $(BINDIR)/
 	install -m 644 $(MAN_PAGES) $(MANDIR)/
 	install -m 644 $(BASH_COMPLETIONS) $(BASHDIR)/
 	install -m 644 $(ZSH_COMPLETIONS) $(ZSHDIR)/

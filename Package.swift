@@ -17,10 +17,10 @@ let staticPIE: [LinkerSetting] = [
 let package = Package(
     name: "git-credential-helpers",
     products: [
-        .executable(name: "git-credential-sqlite", targets: ["git-credential-sqlite"]),
-        .executable(name: "git-credential-secretservice", targets: ["git-credential-secretservice"]),
-        .executable(name: "git-credential-keyring", targets: ["git-credential-keyring"]),
-        .executable(name: "basic-auth-header", targets: ["basic-auth-header"]),
+        // Two executables, each several programs chosen by the name it is run by (MultiCall;
+        // the Makefile links each name to its executable, for the tests too).
+        .executable(name: "credential-helpers", targets: ["credential-helpers"]),
+        .executable(name: "credential-helpers-libsecret", targets: ["credential-helpers-libsecret"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -58,16 +58,16 @@ let package = Package(
             dependencies: ["CredentialCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // One command target per backend, so that each executable links (and loads at
-        // every start) only its own backend's libraries.
+        // every start) only its own backends' libraries.
         // import and export: every helper but basic-auth-header, which needs no crypto.
         .target(name: "TransferCommands", dependencies: ["HelperCommand", "CredentialCrypto"]),
         .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "TransferCommands", "SQLiteStore"]),
         .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "TransferCommands", "SecretServiceStore"]),
-        .executableTarget(name: "git-credential-sqlite", dependencies: ["HelperCommand", "SQLiteCommands"], linkerSettings: staticPIE),
-        .executableTarget(name: "git-credential-secretservice", dependencies: ["HelperCommand", "SecretServiceCommands"]),
         .target(name: "KeyringCommands", dependencies: ["HelperCommand", "TransferCommands", "KeyringStore", "SecretServiceStore", "SQLiteCommands"]),
-        .executableTarget(name: "git-credential-keyring", dependencies: ["HelperCommand", "KeyringCommands"]),
-        .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"], linkerSettings: staticPIE),
+        // git-credential-sqlite and basic-auth-header: no library of the desktop, a static PIE.
+        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands"], linkerSettings: staticPIE),
+        // git-credential-secretservice and git-credential-keyring: libsecret, linked dynamically.
+        .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands"]),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -31,6 +31,13 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
 
     public init() {}
 
+    /// The program's entry point. credential-curl's trace lines come first: a hidden mode,
+    /// before the argument parser (it traces as credential-curl, not as basic-auth-header).
+    public static func start() -> Never {
+        if isCredentialCurlTrace(Array(CommandLine.arguments.dropFirst())) { writeCredentialCurlTrace() }
+        HelperRunner.main(command: BasicAuthHeaderCommand.self)
+    }
+
     public func run() throws {
         let credential: Credential
         do { credential = try WireFormat.read(from: 0) } catch { throw error.asInputError("no header was written") }

@@ -78,7 +78,9 @@ import Glibc
         let bin = machine.sandbox.root + "/prefix/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: SourceTree.credentialCurl, toPath: bin + "/credential-curl")
-        try FileManager.default.copyItem(atPath: BuiltProducts.directory + "/basic-auth-header", toPath: bin + "/basic-auth-header")
+        // As make install puts it: basic-auth-header a hard link of the executable installed as git-credential-sqlite.
+        try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: bin + "/git-credential-sqlite")
+        try FileManager.default.linkItem(atPath: bin + "/git-credential-sqlite", toPath: bin + "/basic-auth-header")
         try machine.store(username: "alice", password: password, for: server)
         let cron = ["PATH": "/usr/bin:/bin"]
 

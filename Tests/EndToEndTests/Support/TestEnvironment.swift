@@ -6,7 +6,10 @@ import Glibc
 #endif
 
 /// The built executables: beside the test binary (SwiftPM puts both in its build
-/// directory), unless HELPER_BIN_DIR names another directory.
+/// directory), unless HELPER_BIN_DIR names another directory. SwiftPM builds the two
+/// executables, not the programs' names: `make names` links each name there to its
+/// executable (the Makefile's table, as the release build and make install do), anew
+/// for every run of the tests (a build replaces the executables' files).
 enum BuiltProducts {
     static let directory: String = {
         if let override = ProcessInfo.processInfo.environment["HELPER_BIN_DIR"], !override.isEmpty {
@@ -14,7 +17,13 @@ enum BuiltProducts {
         }
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return (testBinary as NSString).deletingLastPathComponent
+        let directory = (testBinary as NSString).deletingLastPathComponent
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
+        make.arguments = ["--no-print-directory", "-s", "-C", SourceTree.root, "names", "NAMES_DIR=" + directory]
+        // A failure shows on stderr; every test of a program then fails to start it.
+        do { try make.run(); make.waitUntilExit() } catch { print("cannot run make names: \(error)") }
+        return directory
     }()
 
     static var sqliteHelper: String { directory + "/git-credential-sqlite" }

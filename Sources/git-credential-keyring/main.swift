@@ -1,4 +1,0 @@
-import HelperCommand
-import KeyringCommands
-
-HelperRunner.main(KeyringHelper.self)

@@ -1,4 +1,0 @@
-import HelperCommand
-import SecretServiceCommands
-
-HelperRunner.main(SecretServiceHelper.self)

@@ -1,4 +1,0 @@
-import HelperCommand
-import SQLiteCommands
-
-HelperRunner.main(SQLiteHelper.self)
