@@ -35,7 +35,16 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
     /// before the argument parser (it traces as credential-curl, not as basic-auth-header).
     public static func start() -> Never {
         if isCredentialCurlTrace(Array(CommandLine.arguments.dropFirst())) { writeCredentialCurlTrace() }
-        HelperRunner.main(command: BasicAuthHeaderCommand.self)
+        HelperRunner.main(command: BasicAuthHeaderCommand.self, parsedWithout: parsedWithout)
+    }
+
+    /// The two calls of scripts and credential-curl, without the argument parser (see
+    /// HelperRunner.main(command:parsedWithout:)); anything else is the parser's.
+    static func parsedWithout(_ arguments: [String]) -> BasicAuthHeaderCommand? {
+        guard arguments.isEmpty || arguments == ["--curl-config"] else { return nil }
+        var command = BasicAuthHeaderCommand()
+        command.curlConfig = !arguments.isEmpty
+        return command
     }
 
     public func run() throws {

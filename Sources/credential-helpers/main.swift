@@ -3,7 +3,7 @@ import SQLiteCommands
 
 // The programs of the static PIE: those that need no library of the desktop. A program
 // is one line here and its name in the Makefile's STATIC_NAMES.
-MultiCall.main([
-    ("git-credential-sqlite", { HelperRunner.main(SQLiteHelper.self) }),
-    ("basic-auth-header", { BasicAuthHeaderCommand.start() }),
-])
+var programs = MultiCall()
+programs.run("git-credential-sqlite") { HelperRunner.main(SQLiteHelper.self) }
+programs.run("basic-auth-header") { BasicAuthHeaderCommand.start() }
+programs.refuseOtherNames()
