@@ -40,7 +40,7 @@ public struct MultiCall {
         ProcessHardening.apply()
         let error = HelperError(.usage, "this executable runs only by the name of one of its programs (\(names)), not by this one",
                                 fix: "run it by one of those names, a hard link to it (make install makes them)")
-        SystemIO.writeAll(2, error.line(program: name) + "\n")
+        SystemIO.writeAll(2, error.line(program: name.isEmpty ? "''" : name) + "\n")  // `exec -a ''`
         exit(2)
     }
 }

@@ -69,8 +69,7 @@ import Testing
     }
 
     /// The names of one executable are one file, with no other link; the two executables
-    /// are two files; and their size is what the issue asks for (issue 12: 30 MB or less;
-    /// BOUND is what the suite is today, so that it does not grow unnoticed).
+    /// are two files; and together no larger than measured, so that growth is noticed.
     func expectOneFilePerExecutable() throws {
         var files: [UInt64: Int] = [:]
         for names in Self.executableNames {
@@ -85,8 +84,9 @@ import Testing
         #expect(size <= Self.installedSizeBound, "the executables take \(size) bytes, more than \(Self.installedSizeBound)")
     }
 
-    /// The installed executables' bytes, at most (measured, Makefile: STATIC_NAMES).
-    static let installedSizeBound = 45_000_000
+    /// The installed executables' bytes, at most: 20.9 MB + 19.6 MB measured (74 MB as
+    /// four executables); what stands between this and 30 MB: Makefile, STATIC_NAMES.
+    static let installedSizeBound = 41_000_000
 
     /// The files (not directories) under PREFIX, relative to it, with their modes.
     func installedFiles() -> [String: Int] {

@@ -43,6 +43,19 @@ import Testing
         #expect(!fileExists(sandbox.database) && !fileExists(sandbox.keyFile), "a refused name stored")
     }
 
+    /// argv[0] is the caller's to choose: empty, or with control characters, it still makes one line.
+    @Test func anArgumentZeroOfNoNameOrControlCharactersMakesOneLine() throws {
+        let names = [("", "''"), ("evil\u{1b}[31m\nname", "evil\\033[31m name")]
+        for (name, shown) in names {
+            let result = try sandbox.run("/bin/bash", ["-c", #"exec -a "$1" "$0" store"#, BuiltProducts.sqliteHelper, name],
+                                         input: wire("protocol=https", "host=example.com", "username=alice", "password=secret"))
+            #expect(result.exitCode == 2 && result.stdout.isEmpty
+                    && result.stderrText.hasPrefix(shown + ": this executable runs only by the name of one of its programs (")
+                    && result.stderrText.filter({ $0 == "\n" }).count == 1, "\(result)")
+        }
+        #expect(!fileExists(sandbox.database) && !fileExists(sandbox.keyFile), "a refused name stored")
+    }
+
     /// Each name of the build is a program of its own (its --version line), and the names of
     /// one executable are one file: the build's layout is the installed one (make names).
     @Test func eachNameIsItsProgramAndOneFileOfItsExecutable() throws {
