@@ -120,7 +120,7 @@ enum KeyAccess {
     static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey? {
         let meta = database.meta
         try checkShape(database)
-        guard let wrap = meta[Meta.passphraseWrap].flatMap(PassphraseWrap.init(blob:)) else {
+        guard let blob = meta[Meta.passphraseWrap], let wrap = try PassphraseWrap.read(blob, in: database.path) else {
             throw HelperError(.failure, "\(location.database) has no readable wrapped key", fix: "restore it from a backup")
         }
         guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []) else { return nil }
@@ -148,12 +148,14 @@ enum KeyAccess {
     }
 
     /// Rows added or missing for the key mode the store claims: seen before any key is
-    /// needed, so a key mode flipped back to "file" is reported as what it is.
+    /// needed, so a key mode flipped back to "file" is reported as what it is. A wrapped
+    /// key of a later format is refused here too, before anyone is asked for a passphrase.
     static func checkShape(_ database: StoreDatabase) throws(HelperError) {
         let names = Set(database.meta.keys)
         if names != Meta.names(mode: database.meta[Meta.keyMode], format: database.format) {
             throw settingsAltered(database.path)
         }
+        if let blob = database.meta[Meta.passphraseWrap] { _ = try PassphraseWrap.read(blob, in: database.path) }
     }
 
     static func settingsAltered(_ path: String) -> HelperError {
