@@ -118,7 +118,7 @@ import Testing
         let file = sandbox.root + "/reexport-\(UUID().uuidString).gitcred", phrase = try sandbox.file("reexport-phrase", "re-export\n")
         var sealing = helper
         sealing.inputFiles[4] = phrase
-        let sealed = try sealing("export", "--output", file, "--file-passphrase-fd", "4", "--scrypt-cost", "10")
+        let sealed = try sealing("export", "--output", file, "--file-passphrase-fd", "4", "--scrypt-cost", "15")
         #expect(sealed.exitCode == 0, "\(sealed)", sourceLocation: sourceLocation)
         let other = sandbox.sqlite(["--db", sandbox.root + "/reimport-\(UUID().uuidString)/credentials.db", "--key-file", sandbox.root + "/reimport-key-\(UUID().uuidString)/key"])
         let imported = try sandbox.run(BuiltProducts.sqliteHelper, other.options + ["import", "--file-passphrase-fd", "3", file], inputFiles: [3: phrase])

@@ -38,7 +38,7 @@ extension FormatFixtureTests {
         let line = Self.refusal(sandbox.database, "store", 3, reads: "formats 1 and 2")
         try expectEveryCommandRefused(sandbox.sqlite(), with: line)
         let phrase = try sandbox.file("phrase", "a new passphrase for it\n")
-        let convert = try sandbox.sqlite().with(passphraseFile: phrase)("init", "--passphrase", "--scrypt-cost", "10")
+        let convert = try sandbox.sqlite().with(passphraseFile: phrase)("init", "--passphrase", "--scrypt-cost", "15")
         #expect(convert.exitCode == 1 && convert.stderrText == line, "\(convert)")
         try expectUnchanged(copied)
     }
