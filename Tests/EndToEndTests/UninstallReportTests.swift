@@ -62,6 +62,10 @@ import Testing
                                     ("git-credential-secretservice", ["configure", "--system"])] {
             #expect(try run(helper, arguments).exitCode == 0)
         }
+        // Lines written by hand: a short name, and a quoted path with a blank behind "!".
+        for (key, value) in [("credential.helper", "sqlite"), ("credential.https://x.example.helper", "!'/opt/my tools/git-credential-keyring' --db /x")] {
+            expectSuccess(try sandbox.git(["config", "--global", "--add", key, value], environment: environment))
+        }
         let bin = BuiltProducts.directory, database = sandbox.database, keyFile = sandbox.keyFile
         let store = "--db \(database) --key-file \(keyFile)"
 
@@ -73,7 +77,9 @@ import Testing
             "  its key file \(keyFile). Remove it: shred -u -- \(keyFile) \(keyFile).stores",
             "  2 credential(s) in the Secret Service (git's items, which git-credential-libsecret reads too). Erase them: git-credential-secretservice erase-all",
             "  git config --global: credential.helper = \(bin)/git-credential-sqlite \(store). Remove it: git-credential-sqlite unconfigure --global",
+            "  git config --global: credential.helper = sqlite. Remove it: git-credential-sqlite unconfigure --global",
             "  git config --global: credential.https://git.example.com/team x.helper = \(bin)/git-credential-keyring \(store). Remove it: git-credential-keyring unconfigure --global --url 'https://git.example.com/team x'",
+            "  git config --global: credential.https://x.example.helper = !'/opt/my tools/git-credential-keyring' --db /x. Remove it: git-credential-keyring unconfigure --global --url https://x.example",
             "  git config --system: credential.helper = \(bin)/git-credential-secretservice. Remove it: git-credential-secretservice unconfigure --system",
             "(make install again first to run the git-credential commands; they are removed now)",
         ], "\(report(result).joined(separator: "\n"))")
