@@ -18,9 +18,9 @@ public struct FileFormat: Sendable {
     public var current: Int64 { reads.last! }
 
     /// Throws unless this release reads version `found` of the format, found in `place`
-    /// (a file, or "record 5 of FILE").
-    public func check(_ found: Int64, in place: String) throws(HelperError) {
-        guard reads.contains(found) else { throw refusal(found, in: place) }
+    /// (a file, or "record 5 of FILE": made only for the message, as get checks each record).
+    public func check(_ found: Int64, in place: @autoclosure () -> String) throws(HelperError) {
+        guard reads.contains(found) else { throw refusal(found, in: place()) }
     }
 
     public func refusal(_ found: Int64, in place: String) -> HelperError {

@@ -10,7 +10,7 @@ import Glibc
 enum KeyFile {
     static let format = FileFormat("key file", reads: [1])
     static let headerPrefix = "git-credential-sqlite key v"
-    static var header: String { headerPrefix + String(format.current) }
+    static let header = headerPrefix + String(format.current)
 
     static func read(_ path: String) throws(HelperError) -> [UInt8] {
         try StoreFiles.checkKeyFile(path)

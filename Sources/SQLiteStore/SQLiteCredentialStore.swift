@@ -232,12 +232,14 @@ public final class SQLiteCredentialStore: CredentialStore {
     }
 
     func decrypt(id: Int64, tag: [UInt8], sealed: [UInt8]) throws -> Credential {
-        let damaged = HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
-                                  fix: "restore the database from a backup")
-        guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag) else { throw damaged }
+        func damaged() -> HelperError {
+            HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
+                        fix: "restore the database from a backup")
+        }
+        guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag) else { throw damaged() }
         // Authentic, so its version is what a release wrote.
         if let version = plaintext.first { try RecordCodec.format.check(Int64(version), in: "record \(id) of \(location.database)") }
-        guard let credential = RecordCodec.decode(plaintext) else { throw damaged }
+        guard let credential = RecordCodec.decode(plaintext) else { throw damaged() }
         return credential
     }
 
