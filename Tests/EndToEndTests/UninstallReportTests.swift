@@ -74,7 +74,7 @@ import Testing
         #expect(report(result) == [
             "make uninstall leaves behind, for \(String(cString: getpwuid(geteuid()).pointee.pw_name)) (\(sandbox.home)):",
             "  the SQLite store \(database). Erase its credentials: git-credential-sqlite \(store) erase-all; remove its files: rm -- \(database) \(database)-wal \(database)-shm",
-            "  its key file \(keyFile). Remove it: shred -u -- \(keyFile) \(keyFile).stores",
+            "  the SQLite store's key file \(keyFile). Remove it: shred -u -- \(keyFile) \(keyFile).stores",
             "  2 credential(s) in the Secret Service (git's items, which git-credential-libsecret reads too). Erase them: git-credential-secretservice erase-all",
             "  git config --global: credential.helper = \(bin)/git-credential-sqlite \(store). Remove it: git-credential-sqlite unconfigure --global",
             "  git config --global: credential.helper = sqlite. Remove it: git-credential-sqlite unconfigure --global",
