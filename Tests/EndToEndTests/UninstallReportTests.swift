@@ -39,8 +39,8 @@ import Testing
     /// What the report said, without make's own echo of the rm line.
     func report(_ result: ProcessResult) -> [String] { result.stdoutLines.filter { !$0.hasPrefix("rm -f ") && !$0.hasPrefix("\t") } }
 
-    func run(_ helper: String, _ arguments: [String]) throws -> ProcessResult {
-        try sandbox.run(BuiltProducts.directory + "/" + helper, arguments, environment: environment)
+    func run(_ helper: String, _ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+        try sandbox.run(BuiltProducts.directory + "/" + helper, arguments, input: input, environment: environment)
     }
 
     @Test func nothingLeftSaysNothing() throws {
@@ -58,7 +58,11 @@ import Testing
         #expect(try sandbox.run(BuiltProducts.sqliteHelper, ["store"], input: credential, environment: environment).exitCode == 0)
         let secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
         try secretService.storeAll(credential, wire("protocol=https", "host=example.org", "username=bob", "password=bob-pw"))
+        // A store of its own for one URL, named on its line.
+        let other = sandbox.root + "/other store/credentials.db"
+        #expect(try run("git-credential-sqlite", ["--db", other, "store"], input: credential).exitCode == 0)
         for (helper, arguments) in [("git-credential-sqlite", ["configure"]), ("git-credential-keyring", ["configure", "--url", "https://git.example.com/team x"]),
+                                    ("git-credential-sqlite", ["--db", other, "configure", "--url", "https://other.example"]),
                                     ("git-credential-secretservice", ["configure", "--system"])] {
             #expect(try run(helper, arguments).exitCode == 0)
         }
@@ -74,11 +78,13 @@ import Testing
         #expect(report(result) == [
             "make uninstall leaves behind, for \(String(cString: getpwuid(geteuid()).pointee.pw_name)) (\(sandbox.home)):",
             "  the SQLite store \(database). Erase its credentials: git-credential-sqlite \(store) erase-all; remove its files: rm -- \(database) \(database)-wal \(database)-shm",
+            "  the SQLite store '\(other)'. Erase its credentials: git-credential-sqlite --db '\(other)' --key-file \(keyFile) erase-all; remove its files: rm -- '\(other)' '\(other)-wal' '\(other)-shm'",
             "  the SQLite store's key file \(keyFile). Remove it: shred -u -- \(keyFile) \(keyFile).stores",
             "  2 credential(s) in the Secret Service (git's items, which git-credential-libsecret reads too). Erase them: git-credential-secretservice erase-all",
             "  git config --global: credential.helper = \(bin)/git-credential-sqlite \(store). Remove it: git-credential-sqlite unconfigure --global",
             "  git config --global: credential.helper = sqlite. Remove it: git-credential-sqlite unconfigure --global",
             "  git config --global: credential.https://git.example.com/team x.helper = \(bin)/git-credential-keyring \(store). Remove it: git-credential-keyring unconfigure --global --url 'https://git.example.com/team x'",
+            "  git config --global: credential.https://other.example.helper = \(bin)/git-credential-sqlite --db '\(other)' --key-file \(keyFile). Remove it: git-credential-sqlite unconfigure --global --url https://other.example",
             "  git config --global: credential.https://x.example.helper = !'/opt/my tools/git-credential-keyring' --db /x. Remove it: git-credential-keyring unconfigure --global --url https://x.example",
             "  git config --system: credential.helper = \(bin)/git-credential-secretservice. Remove it: git-credential-secretservice unconfigure --system",
             "(make install again first to run the git-credential commands; they are removed now)",
