@@ -98,7 +98,7 @@ install: $(RELEASE_BINARIES)
 # credentials, git config lines naming the helpers), found before the programs go (it asks
 # the installed git-credential-secretservice). Not for a staged DESTDIR (a package build).
 uninstall:
-	@[ -n "$(DESTDIR)" ] || scripts/uninstall-report $(BINDIR) $(EXECUTABLES)
+	@[ -n "$(DESTDIR)" ] || scripts/uninstall-report $(BINDIR) $(EXECUTABLES) || true
 	rm -f $(addprefix $(BINDIR)/,$(COMMANDS)) $(addprefix $(MANDIR)/,$(notdir $(MAN_PAGES))) \
 		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
 		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))
