@@ -84,9 +84,11 @@ enum KeyAccess {
     }
 
     /// The key unwrapped with a passphrase from `passphrase` (three tries for a person);
-    /// throws `noOne` when no one can be asked.
+    /// throws `noOne` when no one can be asked. The settings are checked before anyone is
+    /// asked (unlock and passwd come here directly).
     static func unwrap(_ database: StoreDatabase, location: StoreLocation, asking passphrase: PassphraseSource,
                        prompt: String, noOne: HelperError) throws -> UnlockedKey {
+        try checkShape(database)
         let key = try passphrase.read(prompt: prompt, wrong: wrongPassphrase(location)) { phrase in
             try unwrap(database, passphrase: phrase, location: location)
         }

@@ -66,7 +66,12 @@ extension FormatFixtureTests {
         let line = Self.refusal(sandbox.database, "wrapped key", 2, reads: "format 1")
         // No one to ask (no terminal, no askpass, no descriptor): the format is told, not "locked".
         try expectEveryCommandRefused(sandbox.sqlite(), with: line)
-        try expectEveryCommandRefused(sandbox.sqlite().with(passphraseFile: try sandbox.file("phrase", Self.phrase + "\n")), with: line)
+        let withPhrase = sandbox.sqlite().with(passphraseFile: try sandbox.file("phrase", Self.phrase + "\n"))
+        try expectEveryCommandRefused(withPhrase, with: line)
+        for (helper, arguments) in [(sandbox.sqlite(), ["unlock"]), (withPhrase, ["unlock"]), (withPhrase, ["passwd"])] {
+            let result = try helper.run(helper.options + arguments)
+            #expect(result.exitCode == 1 && result.stderrText == line, "\(arguments): \(result)")
+        }
         try expectUnchanged(copied)
     }
 
