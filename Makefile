@@ -130,7 +130,11 @@ install: $(RELEASE_BINARIES)
 	install -m 644 $(FISH_COMPLETIONS) $(FISHDIR)/
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH; add it, or git will not find the helpers" ;; esac
 
+# First says what it leaves behind for the user running it (scripts/uninstall-report: stored
+# credentials, git config lines naming the helpers), found before the programs go (it asks
+# the installed git-credential-secretservice). Not for a staged DESTDIR (a package build).
 uninstall:
+	@[ -n "$(DESTDIR)" ] || scripts/uninstall-report $(BINDIR) $(EXECUTABLES) || true
 	rm -f $(addprefix $(BINDIR)/,$(COMMANDS)) $(addprefix $(MANDIR)/,$(notdir $(MAN_PAGES))) \
 		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
 		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))

@@ -23,9 +23,9 @@ import Crypto
 /// `PassphraseWrap` blob of the payload bound to that line. It cannot tell a wrong
 /// passphrase from damage, and says so.
 public enum ExportArchive {
+    public static let format = FileFormat("export", reads: [1, 2])
     static let prefix = Array("git-credential-helpers export ".utf8)
-    static let firstVersion = Array("git-credential-helpers export 1\n".utf8)
-    static let currentVersion = Array("git-credential-helpers export 2\n".utf8)
+    static let currentVersion = prefix + Array("\(format.current)\n".utf8)
     static let fieldsLength = 3 + 16 + 16 + 8
     static let digestLength = 16
     /// The nonce and the tag around an empty ciphertext.
@@ -99,12 +99,17 @@ public enum ExportArchive {
 
         init(_ bytes: [UInt8], name: String) throws {
             self.name = name
-            if bytes.starts(with: currentVersion) {
-                let body = Array(bytes.dropFirst(currentVersion.count))
+            guard let (version, end) = FileFormat.number(after: prefix, in: bytes), bytes.dropFirst(end).first == 0x0A else {
+                throw Self.damage(name, "its first line is not \"git-credential-helpers export\" and a format number")
+            }
+            try format.check(version, in: name)
+            let line = Array(bytes[...end]), body = Array(bytes.dropFirst(end + 1))
+            switch version {
+            case 2:
                 guard body.count >= fieldsLength + digestLength else {
                     throw Self.damage(name, "it is truncated within its header (\(bytes.count) bytes)")
                 }
-                header = currentVersion + body[..<fieldsLength]
+                header = line + body[..<fieldsLength]
                 guard Array(body[fieldsLength..<fieldsLength + digestLength]) == digest(header) else {
                     throw Self.damage(name, "its header is damaged (its checksum does not match)")
                 }
@@ -120,19 +125,17 @@ public enum ExportArchive {
                 if UInt64(sealed.count) > length {
                     throw Self.damage(name, "\(UInt64(sealed.count) - length) bytes follow its end")
                 }
-            } else if bytes.starts(with: firstVersion) {
-                header = firstVersion
-                guard let wrap = PassphraseWrap(blob: Array(bytes.dropFirst(firstVersion.count))) else {
+            case 1:
+                header = line
+                guard let wrap = try PassphraseWrap.read(body, in: name) else {
                     throw Self.damage(name, "it is truncated within its header (\(bytes.count) bytes)")
                 }
                 (cost, blockSize, parallelism) = (wrap.cost, wrap.blockSize, wrap.parallelism)
                 salt = wrap.salt
                 check = nil
                 sealed = wrap.sealed
-            } else {
-                let line = bytes.prefix { $0 != 0x0A }.prefix(64)
-                throw HelperError(.failure, "\(name) is an export of an unknown format (\(String(decoding: line, as: UTF8.self)))",
-                                  fix: "import it with the version of the helpers that exported it, or a newer one")
+            default:
+                throw format.refusal(version, in: name)
             }
             guard PassphraseWrap.isRunnable(cost: cost, blockSize: blockSize, parallelism: parallelism, limit: scryptLimit) else {
                 throw HelperError(.failure, "\(name) asks for more scrypt work than export ever writes (log2 N \(cost), r \(blockSize), p \(parallelism)), so it is not opened",

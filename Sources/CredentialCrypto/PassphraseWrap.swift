@@ -5,9 +5,11 @@ import FoundationEssentials
 
 /// The data key wrapped under a passphrase: scrypt derives a key-encryption key, which
 /// seals the data key with AES-256-GCM. Changing the passphrase rewraps, nothing else.
-/// Blob: "GCSP1", log2(N), r, p (one byte each), 16-byte salt, sealed key.
+/// Blob: "GCSP1" (1: the format), log2(N), r, p (one byte each), 16-byte salt, sealed key.
 public struct PassphraseWrap: Sendable {
-    static let magic = Array("GCSP1".utf8)
+    public static let format = FileFormat("wrapped key", reads: [1])
+    static let magicPrefix = Array("GCSP".utf8)
+    static let magic = magicPrefix + Array(String(format.current).utf8)
     /// scrypt N = 2^17, r = 8, p = 1: 128 MiB and a few tenths of a second, paid once per unlock.
     public static let defaultCost: UInt8 = 17
     /// What a database may ask of us: a hostile file must not make us allocate gigabytes.
@@ -44,6 +46,13 @@ public struct PassphraseWrap: Sendable {
         self.init(cost: params[params.startIndex], blockSize: params[params.startIndex + 1],
                   parallelism: params[params.startIndex + 2],
                   salt: Array(blob[(fixed - 16)..<fixed]), sealed: Array(blob[fixed...]))
+    }
+
+    /// The wrap in `blob`, found in `place` (for the message); `nil` when it is no wrap at
+    /// all (damaged), refused when it is a wrap of a format this release does not read.
+    public static func read(_ blob: [UInt8], in place: String) throws(HelperError) -> PassphraseWrap? {
+        if let (version, _) = FileFormat.number(after: magicPrefix, in: blob) { try format.check(version, in: place) }
+        return PassphraseWrap(blob: blob)
     }
 
     public var blob: [UInt8] { Self.magic + [cost, blockSize, parallelism] + salt + sealed }

@@ -84,9 +84,11 @@ enum KeyAccess {
     }
 
     /// The key unwrapped with a passphrase from `passphrase` (three tries for a person);
-    /// throws `noOne` when no one can be asked.
+    /// throws `noOne` when no one can be asked. The settings are checked before anyone is
+    /// asked (unlock and passwd come here directly).
     static func unwrap(_ database: StoreDatabase, location: StoreLocation, asking passphrase: PassphraseSource,
                        prompt: String, noOne: HelperError) throws -> UnlockedKey {
+        try checkShape(database)
         let key = try passphrase.read(prompt: prompt, wrong: wrongPassphrase(location)) { phrase in
             try unwrap(database, passphrase: phrase, location: location)
         }
@@ -120,7 +122,7 @@ enum KeyAccess {
     static func unwrap(_ database: StoreDatabase, passphrase: [UInt8], location: StoreLocation) throws -> UnlockedKey? {
         let meta = database.meta
         try checkShape(database)
-        guard let wrap = meta[Meta.passphraseWrap].flatMap(PassphraseWrap.init(blob:)) else {
+        guard let blob = meta[Meta.passphraseWrap], let wrap = try PassphraseWrap.read(blob, in: database.path) else {
             throw HelperError(.failure, "\(location.database) has no readable wrapped key", fix: "restore it from a backup")
         }
         guard let bytes = try wrap.unwrap(passphrase: passphrase, databaseID: meta[Meta.databaseID] ?? []) else { return nil }
@@ -148,12 +150,14 @@ enum KeyAccess {
     }
 
     /// Rows added or missing for the key mode the store claims: seen before any key is
-    /// needed, so a key mode flipped back to "file" is reported as what it is.
+    /// needed, so a key mode flipped back to "file" is reported as what it is. A wrapped
+    /// key of a later format is refused here too, before anyone is asked for a passphrase.
     static func checkShape(_ database: StoreDatabase) throws(HelperError) {
         let names = Set(database.meta.keys)
         if names != Meta.names(mode: database.meta[Meta.keyMode], format: database.format) {
             throw settingsAltered(database.path)
         }
+        if let blob = database.meta[Meta.passphraseWrap] { _ = try PassphraseWrap.read(blob, in: database.path) }
     }
 
     static func settingsAltered(_ path: String) -> HelperError {

@@ -8,7 +8,9 @@ import Glibc
 /// The default key: 32 random bytes in a small text file of its own, 0600, in a 0700
 /// directory apart from the database. Format: a version line, then base64.
 enum KeyFile {
-    static let header = "git-credential-sqlite key v1"
+    static let format = FileFormat("key file", reads: [1])
+    static let headerPrefix = "git-credential-sqlite key v"
+    static let header = headerPrefix + String(format.current)
 
     static func read(_ path: String) throws(HelperError) -> [UInt8] {
         try StoreFiles.checkKeyFile(path)
@@ -21,6 +23,11 @@ enum KeyFile {
             throw error
         }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        // The version first: a key file of a later release may hold anything after it.
+        if let first = lines.first, let (version, end) = FileFormat.number(after: Array(headerPrefix.utf8), in: Array(first.utf8)),
+           end == first.utf8.count {
+            try format.check(version, in: path)
+        }
         guard lines.count == 2, lines[0] == header, let key = Base64.decode(String(lines[1])), key.count == 32 else {
             throw HelperError(.failure, "\(path) is not a git-credential-sqlite key file",
                               fix: "restore the right key file from a backup")

@@ -4,7 +4,8 @@ import CredentialCore
 /// presence byte + 32-bit length + bytes, zero-padded to a multiple of 64 bytes so the
 /// blob's size does not give away the length of a password.
 enum RecordCodec {
-    static let version: UInt8 = 1
+    static let format = FileFormat("record", reads: [1])
+    static let version = UInt8(format.current)
     static let blockSize = 64
 
     static func encode(_ credential: Credential) -> [UInt8] {

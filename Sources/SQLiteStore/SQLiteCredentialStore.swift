@@ -40,8 +40,13 @@ public final class SQLiteCredentialStore: CredentialStore {
     /// own directory, the key file.
     public static func openOrCreate(_ location: StoreLocation, passphrase: PassphraseSource = .init()) throws -> SQLiteCredentialStore {
         for attempt in 1...2 {
-            // A new store needs its key file: both checked before either is created.
-            if !PrivateFiles.exists(location.database) { try StoreFiles.checkKeyFile(location.keyFile) }
+            // A new store needs its key file: both checked before either is created, and a
+            // key file already there read first (one damaged, or of a later format, leaves
+            // no empty database behind).
+            if !PrivateFiles.exists(location.database) {
+                try StoreFiles.checkKeyFile(location.keyFile)
+                if PrivateFiles.exists(location.keyFile) { _ = try KeyFile.read(location.keyFile) }
+            }
             var database = try StoreDatabase.open(location.database, create: true)!
             if database.meta.isEmpty {
                 try database.initialize { try KeyAccess.keyFileMeta(location: location) }
@@ -227,10 +232,14 @@ public final class SQLiteCredentialStore: CredentialStore {
     }
 
     func decrypt(id: Int64, tag: [UInt8], sealed: [UInt8]) throws -> Credential {
-        guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag), let credential = RecordCodec.decode(plaintext) else {
-            throw HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
-                              fix: "restore the database from a backup")
+        func damaged() -> HelperError {
+            HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
+                        fix: "restore the database from a backup")
         }
+        guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag) else { throw damaged() }
+        // Authentic, so its version is what a release wrote.
+        if let version = plaintext.first { try RecordCodec.format.check(Int64(version), in: "record \(id) of \(location.database)") }
+        guard let credential = RecordCodec.decode(plaintext) else { throw damaged() }
         return credential
     }
 

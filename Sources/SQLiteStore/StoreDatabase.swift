@@ -12,7 +12,8 @@ import Musl
 struct StoreDatabase {
     static let applicationID: Int64 = 0x4743_5351  // "GCSQ"
     /// 2: the meta rows are authenticated (settings_mac); 1 (no MAC) is upgraded on open.
-    static let formatVersion: Int64 = 2
+    static let format = FileFormat("store", reads: [1, 2])
+    static var formatVersion: Int64 { format.current }
     /// Concurrent git processes wait for each other this long instead of failing.
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
@@ -56,10 +57,7 @@ struct StoreDatabase {
                 throw HelperError(.failure, "\(path) is an SQLite database, but not a git-credential-sqlite store",
                                   fix: "point --db or \(StoreLocation.databaseVariable) at the store, or move that file aside")
             }
-            if format > formatVersion {
-                throw HelperError(.failure, "\(path) has format version \(format), newer than this git-credential-sqlite understands (\(formatVersion))",
-                                  fix: "upgrade git-credential-sqlite")
-            }
+            if !isEmpty { try Self.format.check(format, in: path) }
             // journal_size_limit=0: the WAL, kept between runs (SQLiteDatabase), is cut to
             // nothing whenever it is reset or the last connection closes, so no old page of
             // an erased or replaced record lingers in it.

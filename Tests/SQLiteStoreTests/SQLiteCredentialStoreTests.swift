@@ -108,9 +108,27 @@ import Testing
     @Test func aNewerFormatIsRefusedClearly() throws {
         try sandbox.store().replace(with: credential("h", user: "u", password: "p"))
         try sandbox.tamper("PRAGMA user_version = 3")
+        let before = sandbox.bytes(sandbox.location.database)
         let error = try #require(throws: HelperError.self) { try SQLiteCredentialStore.openExisting(sandbox.location) }
-        #expect(error.message.contains("format version 3, newer than"))
-        #expect(error.fix == "upgrade git-credential-sqlite")
+        #expect(error.message == "\(sandbox.location.database) has store format 3, and this release (\(Version.number)) reads store formats 1 and 2")
+        #expect(error.fix == "use a newer release of the git credential helpers, which reads it; this one changed nothing")
+        #expect(throws: error) { try sandbox.store() }
+        #expect(sandbox.bytes(sandbox.location.database) == before)
+    }
+
+    /// A record sealed by a later release (its version byte authenticated with it) is
+    /// refused as a later format, not taken for damage.
+    @Test func aRecordOfALaterFormatIsRefusedClearly() throws {
+        let store = try sandbox.store()
+        try store.replace(with: credential("h", user: "u", password: "p"))
+        var plaintext = RecordCodec.encode(credential("h", user: "u", password: "p"))
+        plaintext[0] = 2
+        let tag = store.tag(of: credential("h", user: "u", password: "p"))
+        let sealed = try store.keys.seal(plaintext, rowID: 1, tag: tag)
+        try sandbox.tamper("UPDATE credential SET sealed = x'\(Hex.encode(sealed))' WHERE id = 1")
+        let error = try #require(throws: HelperError.self) { try sandbox.store().list() }
+        #expect(error.message == "record 1 of \(sandbox.location.database) has record format 2, and this release (\(Version.number)) reads record format 1")
+        #expect(error.fix == "use a newer release of the git credential helpers, which reads it; this one changed nothing")
     }
 
     @Test func anotherSQLiteDatabaseIsNotTakenForAStore() throws {
