@@ -1,0 +1,65 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The user's gpg, run to decrypt a file of a pass-compatible store (GCM's gpg store).
+/// The ciphertext goes in on stdin and the plaintext comes back on stdout: secrets on
+/// pipes only, never in a file or an argument. gpg asks gpg-agent for the key, and the
+/// agent asks the user through pinentry when the passphrase is not cached: that is only
+/// allowed when someone can answer (a display, or a terminal named in GPG_TTY); otherwise
+/// `--pinentry-mode error` makes the agent fail at once rather than wait. Either way gpg
+/// is killed when it runs out of time, so import never hangs on it.
+enum GPG {
+    /// Which gpg, as GCM finds it (CredentialStore.GetGpgPath): GCM_GPG_PATH, else gpg2
+    /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency").
+    static var program: String? {
+        SystemIO.environment("GCM_GPG_PATH") ?? Subprocess.which("gpg2") ?? Subprocess.which("gpg")
+    }
+
+    /// The largest file it decrypts: a credential is a line of secret and two of names, and
+    /// a ciphertext that fits a pipe's buffer is written before gpg writes anything back.
+    static let limit = 64 << 10
+
+    /// Whether pinentry could reach someone: a graphical session, or the terminal gpg's
+    /// curses pinentry is told of (GPG_TTY, which this sets from the terminal we run on).
+    static func canAsk() -> Bool {
+        guard SecretPrompt.allowed else { return false }
+        if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
+        if SystemIO.environment("GPG_TTY") != nil { return true }
+        for fd: Int32 in [0, 2, 1] where isatty(fd) == 1 {
+            if let name = ttyname(fd) {
+                setenv("GPG_TTY", name, 1)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The plaintext of `ciphertext` (read from `name`, for messages).
+    static func decrypt(_ ciphertext: [UInt8], name: String) throws -> [UInt8] {
+        guard let program else {
+            throw HelperError(.failure, "cannot decrypt \(name): gpg is not installed (nor gpg2, nor GCM_GPG_PATH)",
+                              fix: "install gnupg (apt install gnupg), then import again")
+        }
+        let asks = canAsk()
+        let arguments = ["--batch", "--no-tty", "--quiet", "--decrypt"] + (asks ? [] : ["--pinentry-mode", "error"])
+        guard let result = Subprocess.run(program, arguments, input: ciphertext, limit: limit, timeoutSeconds: asks ? 120 : 20) else {
+            throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
+        }
+        let fix = asks ? "check that gpg --decrypt \(ShellWord.quoted(name)) works, then import again"
+            : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(ShellWord.quoted(name)) >/dev/null caches it)"
+        if result.timedOut {
+            throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(asks ? 120 : 20) seconds", fix: fix)
+        }
+        guard result.succeeded else {
+            throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(result.lastErrorLine)", fix: fix)
+        }
+        guard result.output.count <= limit else {
+            throw HelperError(.failure, "cannot decrypt \(name): it decrypts to more than a credential (over \(limit >> 10) KiB)",
+                              fix: "check that it is a file GCM wrote")
+        }
+        return result.output
+    }
+}
