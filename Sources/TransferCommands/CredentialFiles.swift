@@ -48,7 +48,7 @@ struct ImportSource {
     func places(_ numbers: [Int]) -> String {
         let shown = numbers.prefix(5).map(String.init).joined(separator: ", ")
         let more = numbers.count > 5 ? " and \(numbers.count - 5) more" : ""
-        return unit + (numbers.count == 1 ? " " : "s ") + shown + more
+        return (numbers.count == 1 ? unit : unit.hasSuffix("y") ? unit.dropLast() + "ies" : unit + "s") + " " + shown + more
     }
 
     /// `text` about what starts at `line`.

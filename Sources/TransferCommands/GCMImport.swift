@@ -63,7 +63,7 @@ enum GCMImport {
             items = try GCMKeyringItems.read()
         } catch let error as HelperError {
             if required { throw error }
-            SystemIO.writeAll(2, "not read: \(name): \(error.message)\n")
+            SystemIO.writeAll(2, error.message + "\n")
             return nil
         }
         guard !items.isEmpty else { return nil }
@@ -198,7 +198,7 @@ public enum GCMKeyringItems {
             throw HelperError(.failure, "cannot run \(program), which reads the Secret Service", fix: "install it beside this helper or on PATH")
         }
         guard result.succeeded else {
-            throw HelperError.relayed(result.lastErrorLine, from: program, doing: "cannot read GCM's items from the Secret Service",
+            throw HelperError.relayed(result.lastErrorLine, from: program, doing: "cannot read GCM's Secret Service items",
                                       fix: "run \(program) doctor")
         }
         return result.output

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `import --from gcm` against Git Credential Manager's Linux stores as GCM itself lays
+/// them out (read from its source, git-ecosystem/git-credential-manager):
+/// - plaintext (PlaintextCredentialStore): `~/.gcm/store/NAMESPACE/SCHEME/HOST[:PORT]/PATH/ACCOUNT.credential`,
+///   written by SerializeCredential as `WriteLine(password)`, `WriteLine("service={0}")`,
+///   `WriteLine("account={0}")`; the root made 0700 (EnsureStoreRoot), the rest with the umask;
+/// - gpg (GpgPassCredentialStore): the same text encrypted by gpg to the id in `.gpg-id`, as
+///   `ACCOUNT.gpg` under the password store (PASSWORD_STORE_DIR, default ~/.password-store);
+/// - Secret Service (SecretServiceCollection): see `OtherKeyringClients.gcm`.
+/// The service is `input.GetRemoteUri(includeUser: false).AbsoluteUri.TrimEnd('/')` (HostProvider.
+/// GetServiceName): what comes back must be what git asks for, so real git fills it.
+@Suite struct GCMImportTests {
+    let sandbox: Sandbox
+    let helper: SQLiteHelper
+    var root: String { sandbox.home + "/.gcm/store" }
+    var git: GitCredential { GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper) }
+
+    init() throws {
+        sandbox = try Sandbox()
+        helper = sandbox.sqlite()
+    }
+
+    /// A directory as GCM makes it: the store root 0700, the rest 0755 (umask 022).
+    func makeDirectories(_ path: String, under top: String) throws {
+        var built = top
+        if !FileManager.default.fileExists(atPath: top) {
+            try FileManager.default.createDirectory(atPath: top, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if !FileManager.default.fileExists(atPath: built) {
+                try FileManager.default.createDirectory(atPath: built, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            }
+        }
+    }
+
+    /// GCM's SerializeCredential text.
+    static func text(password: String, service: String, account: String?) -> String {
+        "\(password)\nservice=\(service)\naccount=\(account ?? "")\n"
+    }
+
+    /// A plaintext credential file where and as GCM writes it; `relative` is under the root.
+    @discardableResult
+    func plaintext(_ relative: String, _ contents: String, mode: mode_t = 0o644) throws -> String {
+        try makeDirectories((relative as NSString).deletingLastPathComponent, under: root)
+        let path = root + "/" + relative
+        try ChildProcess.writeFile(path, Array(contents.utf8), mode: mode)
+        return path
+    }
+
+    /// The line the import writes when no Secret Service answers (the tests of the file
+    /// stores run without a session bus).
+    static func isNoKeyringLine(_ line: String) -> Bool {
+        line.hasPrefix("cannot read GCM's Secret Service items: cannot reach the Secret Service on the session bus")
+    }
+
+    @Test func thePlaintextStoreComesInAsGitAsksForIt() throws {
+        try plaintext("git/https/example.com/alice.credential", Self.text(password: "alice-pat", service: "https://example.com", account: "alice"))
+        // useHttpPath: the path, percent-encoded by .NET, in the service and in the directories.
+        try plaintext("git/https/example.com:8443/org/my%20repo.git/bob.credential",
+                      Self.text(password: "bob-token", service: "https://example.com:8443/org/my%20repo.git", account: "bob"))
+        // An account with a slash: GetSafeAccountFileName makes the file name `corp_carol`.
+        try plaintext("git/http/intranet.example/corp_carol.credential",
+                      Self.text(password: "carol:secret=x", service: "http://intranet.example", account: "corp/carol"))
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderrLines.filter { !Self.isNoKeyringLine($0) }
+                == ["read 3 credentials from GCM's plaintext store \(root): 3 new, 0 replaced, 0 unchanged"], "\(result)")
+        #expect(try git.filledPassword("url=https://example.com") == "alice-pat")
+        #expect(try git.filledPassword("url=https://example.com:8443/org/my%20repo.git", config: ["credential.useHttpPath=true"]) == "bob-token")
+        #expect(try git.filled(wire("url=http://intranet.example"))?["username"] == "corp/carol")
+        #expect(try git.filledPassword("url=http://intranet.example") == "carol:secret=x")
+        // Imported again: nothing changes, and it says so.
+        let again = try helper.run(["import", "--from", "gcm"])
+        #expect(again.stderrLines.filter { !Self.isNoKeyringLine($0) }
+                == ["read 3 credentials from GCM's plaintext store \(root): 0 new, 0 replaced, 3 unchanged"], "\(again)")
+    }
+
+    /// What another user or program put in the store is left out, each with a line that
+    /// says why, and nothing of it is opened (a FIFO would hang the import) or followed.
+    @Test func hostileFilesInThePlaintextStoreAreLeftOutWithAReason() throws {
+        try plaintext("git/https/good.example/alice.credential", Self.text(password: "good", service: "https://good.example", account: "alice"))
+        let elsewhere = try sandbox.file("elsewhere/secret", Self.text(password: "planted", service: "https://good.example", account: "mallory"))
+        try makeDirectories("git/https/planted.example", under: root)
+        #expect(symlink(elsewhere, root + "/git/https/planted.example/link.credential") == 0)
+        #expect(mkfifo(root + "/git/https/planted.example/fifo.credential", 0o644) == 0)
+        let others = try plaintext("git/https/planted.example/other.credential",
+                                   Self.text(password: "others", service: "https://planted.example", account: "other"))
+        #expect(chown(others, Sandbox.anotherUser, Sandbox.anotherUser) == 0)
+        try plaintext("git/https/planted.example/writable.credential",
+                      Self.text(password: "writable", service: "https://planted.example", account: "writable"), mode: 0o666)
+        try plaintext("git/https/planted.example/huge.credential", "x" + String(repeating: "y", count: 1 << 20) + "\nservice=https://planted.example\n")
+        try plaintext("git/https/planted.example/noturl.credential", Self.text(password: "p", service: "planted.example", account: "u"))
+        try plaintext("git/https/planted.example/noservice.credential", "p\naccount=u\n")
+        try plaintext("git/https/planted.example/userinfo.credential", Self.text(password: "p", service: "https://eve:pw@planted.example", account: "u"))
+
+        let started = Date()
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(Date().timeIntervalSince(started) < 20 && !result.timedOut, "\(result)")
+        #expect(result.exitCode == 0, "\(result)")
+        let lines = result.stderrLines.filter { !Self.isNoKeyringLine($0) }
+        let name = "GCM's plaintext store \(root)"
+        #expect(lines.first == "read 1 credential from \(name): 1 new, 0 replaced, 0 unchanged; skipped 8 unusable entries (entries 2, 3, 4, 5, 6 and 3 more)", "\(result)")
+        let expected = [
+            "entry 2 (git/https/planted.example/fifo.credential): not a regular file (a pipe or FIFO); not opened",
+            "entry 3 (git/https/planted.example/huge.credential): larger than any file GCM writes (over 64 KiB); not read",
+            "entry 4 (git/https/planted.example/link.credential): a symbolic link (to \(elsewhere)), which GCM never makes; not followed",
+            "entry 5 (git/https/planted.example/noservice.credential): no service= line, so GCM does not read it either",
+            "entry 6 (git/https/planted.example/noturl.credential): its service planted.example is not a URL, so git never asks for it",
+            "entry 7 (git/https/planted.example/other.credential): the file belongs to uid 65534, not to you, so it is not trusted",
+            "entry 8 (git/https/planted.example/userinfo.credential): its service https://…@planted.example has a user name, which GCM never writes there",
+            "entry 9 (git/https/planted.example/writable.credential): the file is writable by group or others (mode 666), so it is not trusted (chmod go-w it, then import again)",
+        ].map { "not imported from \(name): " + $0 }
+        #expect(Array(lines.dropFirst()) == expected, "\(result)")
+        #expect(!result.stderr.text.contains("planted\n") && !result.stderr.text.contains("eve:pw"), "a secret in a message: \(result)")
+        #expect(try git.filledPassword("url=https://good.example") == "good")
+        #expect(try git.filled(wire("url=https://planted.example")) == nil)
+
+        // --remove-source: the imported file goes (and the directories GCM made for it);
+        // everything else stays, and the last line, an error, says so.
+        let removing = try helper.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(removing.exitCode == 1, "\(removing)")
+        #expect(removing.stderrLines.contains("removed \(root)/git/https/good.example/alice.credential"), "\(removing)")
+        #expect(!fileExists(root + "/git/https/good.example"), "its emptied directory stayed")
+        #expect(fileExists(root + "/git/https"), "a directory still in use went")
+        #expect(removing.stderrLines.last == "git-credential-sqlite: kept 8 entries of \(name): not imported (entries 2, 3, 4, 5, 6 and 3 more). Fix: see why above; move them by hand, or remove them from GCM (git credential-manager erase)", "\(removing)")
+        for file in ["fifo", "huge", "link", "noservice", "noturl", "other", "userinfo", "writable"] {
+            var info = stat()
+            #expect(lstat(root + "/git/https/planted.example/\(file).credential", &info) == 0, "\(file) was removed")
+        }
+        #expect(contents(of: elsewhere) != nil)
+    }
+
+    @Test func aStoreRootOthersCanWriteIsRefused() throws {
+        try plaintext("git/https/example.com/alice.credential", Self.text(password: "p", service: "https://example.com", account: "alice"))
+        #expect(chmod(root, 0o777) == 0)
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 1 && result.stderrLines.last?.hasPrefix("git-credential-sqlite: \(root), above \(root)/git, is writable by group or others") == true, "\(result)")
+        #expect(try helper.run(["list"]).stdoutLines.count <= 1)
+    }
+
+    @Test func nothingToImportSaysWhereItLooked() throws {
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 1, "\(result)")
+        #expect(result.stderrLines.last == "git-credential-sqlite: nothing to import: Git Credential Manager has no credentials in the Secret Service, in \(root) or in \(sandbox.home)/.password-store (namespace git). Fix: check GCM's settings (credential.credentialStore, credential.namespace), or import from where its credentials are", "\(result)")
+    }
+
+    /// GCM's settings say where: GCM_PLAINTEXT_STORE_PATH and the namespace in git's config.
+    @Test func gcmsSettingsSayWhereItsStoreIs() throws {
+        let elsewhere = sandbox.root + "/gcm-elsewhere"
+        try makeDirectories("work/https/example.com", under: elsewhere)
+        try ChildProcess.writeFile(elsewhere + "/work/https/example.com/alice.credential",
+                                   Array(Self.text(password: "work-pat", service: "https://example.com", account: "alice").utf8), mode: 0o644)
+        // Another namespace's file in the default place is not GCM's for these settings.
+        try plaintext("git/https/example.com/alice.credential", Self.text(password: "old", service: "https://example.com", account: "alice"))
+        #expect(try sandbox.git(["config", "--global", "credential.namespace", "work"]).exitCode == 0)
+        let result = try helper.with(environment: ["GCM_PLAINTEXT_STORE_PATH": elsewhere]).run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0 && result.stderrLines.contains("read 1 credential from GCM's plaintext store \(elsewhere): 1 new, 0 replaced, 0 unchanged"), "\(result)")
+        #expect(try git.filledPassword("url=https://example.com") == "work-pat")
+    }
+}
