@@ -165,3 +165,115 @@ import Glibc
         #expect(try git.filledPassword("url=https://example.com") == "work-pat")
     }
 }
+
+/// GCM's Secret Service items, on a keyring of the test's own, written as GCM writes them
+/// (`OtherKeyringClients.gcm`), with items another program wrote in GCM's schema beside them.
+@Suite struct GCMImportKeyringTests {
+    let sandbox: Sandbox
+    let session: PrivateSessionBus
+    let clients: OtherKeyringClients
+    let secretTool: SecretTool
+    let helper: SQLiteHelper
+    static let schema = "com.microsoft.GitCredentialManager"
+
+    init() throws {
+        sandbox = try Sandbox()
+        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
+        try session.startKeyring()
+        clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
+        secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
+        helper = sandbox.sqlite().with(environment: session.bus.environment)
+    }
+
+    var git: GitCredential { GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper, environment: session.bus.environment) }
+
+    func gcmItems() throws -> [KeyringItem] { try secretTool.items(["xdg:schema": Self.schema]) }
+
+    @Test func gcmsItemsComeInAndOnlyTheyAreRemoved() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
+        try clients.gcm(service: "git:https://example.com:8443/org/repo.git", account: "bob", secret: "bob-pat")
+        // Hostile or odd: not a URL; another program's item in GCM's schema with attributes
+        // GCM never writes; another namespace; no account; a secret with a line break.
+        try clients.gcm(service: "git:not a url", account: "carol", secret: "carol-secret")
+        try clients.raw(schema: Self.schema, label: "git:https://github.com",
+                        ["service": "git:https://github.com", "account": "mallory", "server": "github.com"], secret: Array("planted".utf8))
+        try clients.gcm(service: "work:https://github.com", account: "dave", secret: "dave-secret")
+        try clients.gcm(service: "git:https://noaccount.example", account: nil, secret: "lonely")
+        try clients.gcm(service: "git:https://lines.example", account: "erin", secret: "one\nusername=evil")
+
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0, "\(result)")
+        let name = "GCM's Secret Service items"
+        #expect(result.stderrLines.first == "read 2 credentials from \(name): 2 new, 0 replaced, 0 unchanged; skipped 5 unusable entries (entries 1, 2, 3, 4, 5)"
+                || result.stderrLines.first?.hasPrefix("read 2 credentials from \(name): 2 new, 0 replaced, 0 unchanged; skipped 5 unusable entries") == true,
+                "\(result)")
+        let notes = result.stderrLines.dropFirst().map { $0 }
+        #expect(notes.count == 5, "\(result)")
+        for (service, account, reason) in [
+            ("git:not a url", "carol", "its service \"not a url\" is not a URL, so git never asks for it"),
+            ("git:https://github.com", "mallory", "the item has attributes GCM never writes (server): another program's"),
+            ("work:https://github.com", "dave", "its service is not in GCM's namespace git (credential.namespace), so GCM does not use it"),
+            ("git:https://noaccount.example", "none", "it has no account (user name), which git needs to store it"),
+            ("git:https://lines.example", "erin", "its password has a line break or NUL, which git's protocol cannot carry"),
+        ] {
+            let shownService = service.contains(" ") ? "\"\(service)\"" : service
+            #expect(notes.contains { $0.hasPrefix("not imported from \(name): entry ") && $0.hasSuffix("(service \(shownService), account \(account)): \(reason)") },
+                    "no line for \(service) \(account): \(result)")
+        }
+        #expect(!result.stderr.text.contains("planted") && !result.stderr.text.contains("evil") && !result.stderr.text.contains("secret"),
+                "a secret in a message: \(result)")
+        #expect(try git.filledPassword("url=https://github.com") == "gho_alice")
+        #expect(try git.filled(wire("url=https://github.com"))?["username"] == "alice")
+        #expect(try git.filledPassword("url=https://example.com:8443/org/repo.git", config: ["credential.useHttpPath=true"]) == "bob-pat")
+        #expect(try git.filled(wire("url=https://noaccount.example")) == nil)
+
+        let removing = try helper.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(removing.exitCode == 1, "\(removing)")
+        #expect(removing.stderrLines.filter { $0.hasPrefix("removed \(name) entry ") }.count == 2, "\(removing)")
+        #expect(removing.stderrLines.last?.hasPrefix("git-credential-sqlite: kept 5 entries of \(name): not imported") == true, "\(removing)")
+        let left = try gcmItems()
+        #expect(left.count == 5 && !left.contains { $0.label == "git:https://example.com:8443/org/repo.git" }, "\(left)")
+        #expect(try secretTool.lookup(["xdg:schema": Self.schema, "account": "alice"]) == nil)
+        #expect(try secretTool.lookup(["account": "mallory"]) == "planted")
+        #expect(try git.filledPassword("url=https://github.com") == "gho_alice", "the import itself was lost")
+    }
+
+    /// An item that changed after it was read is kept: the removal compares the item's
+    /// attributes and secret with what was read, through the helper that removes it.
+    @Test func anItemChangedSinceItWasReadIsKept() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_new")
+        let listed = try sandbox.run(BuiltProducts.secretServiceHelper, ["gcm-items"], environment: session.bus.environment)
+        #expect(listed.exitCode == 0 && listed.stdout.text.contains("gho_new"), "\(listed)")
+        // What an import read before GCM replaced the secret: the same item, an older secret.
+        let old = listed.stdout.text.replacingOccurrences(of: "S 0 7\ngho_new", with: "S 0 7\ngho_old")
+        #expect(old != listed.stdout.text)
+        let kept = try sandbox.run(BuiltProducts.secretServiceHelper, ["gcm-remove"], input: Array(old.utf8), environment: session.bus.environment)
+        #expect(kept.exitCode == 0 && kept.stdoutLines == ["kept its secret changed since it was read"], "\(kept)")
+        #expect(try secretTool.lookup(["xdg:schema": Self.schema, "account": "alice"]) == "gho_new")
+        let removed = try sandbox.run(BuiltProducts.secretServiceHelper, ["gcm-remove"], input: listed.stdout.bytes, environment: session.bus.environment)
+        #expect(removed.exitCode == 0 && removed.stdoutLines == ["removed"], "\(removed)")
+        #expect(try gcmItems().isEmpty)
+        let gone = try sandbox.run(BuiltProducts.secretServiceHelper, ["gcm-remove"], input: listed.stdout.bytes, environment: session.bus.environment)
+        #expect(gone.stdoutLines == ["kept it is no longer in the keyring"], "\(gone)")
+    }
+
+    /// git-credential-secretservice imports into the same keyring, and git-credential-keyring too.
+    @Test func everyHelperWithImportTakesGCMsItems() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
+        let secretService = try sandbox.run(BuiltProducts.secretServiceHelper, ["import", "--from", "gcm"], environment: session.bus.environment)
+        #expect(secretService.exitCode == 0 && secretService.stderrLines.first?.hasPrefix("read 1 credential from GCM's Secret Service items: 1 new") == true, "\(secretService)")
+        let viaSecretService = GitCredential(sandbox: sandbox, helper: BuiltProducts.secretServiceHelper, environment: session.bus.environment)
+        #expect(try viaSecretService.filledPassword("url=https://github.com") == "gho_alice")
+        let keyring = try sandbox.run(BuiltProducts.keyringHelper, ["import", "--from", "gcm"], environment: session.bus.environment)
+        #expect(keyring.exitCode == 0 && keyring.stderrLines.first?.hasPrefix("read 1 credential from GCM's Secret Service items: ") == true, "\(keyring)")
+    }
+
+    /// GCM set to use the Secret Service, which does not answer: the import fails, with
+    /// the cause, rather than bring in only the other stores.
+    @Test func gcmsOwnStoreUnreachableFails() throws {
+        let result = try sandbox.sqlite().with(environment: ["GCM_CREDENTIAL_STORE": "secretservice", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"])
+            .run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 1 && result.stderrLines.count == 1
+                && result.stderrLines[0].hasPrefix("git-credential-sqlite: cannot read GCM's Secret Service items: cannot reach the Secret Service"), "\(result)")
+    }
+}
