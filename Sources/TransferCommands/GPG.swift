@@ -28,6 +28,11 @@ enum GPG {
         guard SecretPrompt.allowed else { return false }
         if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
         if SystemIO.environment("GPG_TTY") != nil { return true }
+        // As GCM's Gpg.PrepareEnvironment: over SSH, "use the SSH_TTY variable for our GPG_TTY".
+        if let ssh = SystemIO.environment("SSH_TTY") {
+            setenv("GPG_TTY", ssh, 1)
+            return true
+        }
         for fd: Int32 in [0, 2, 1] where isatty(fd) == 1 {
             if let name = ttyname(fd) {
                 setenv("GPG_TTY", name, 1)

@@ -277,3 +277,86 @@ import Glibc
                 && result.stderrLines[0].hasPrefix("git-credential-sqlite: cannot read GCM's Secret Service items: cannot reach the Secret Service"), "\(result)")
     }
 }
+
+/// GCM's gpg store (GpgPassCredentialStore, a `pass`-compatible store): each credential
+/// encrypted as GCM's Gpg.EncryptFile does it (`gpg --encrypt --batch --recipient ID
+/// --output PATH`, the text on stdin) to the id in the store's `.gpg-id`, with a throwaway
+/// key in a throwaway GNUPGHOME; decrypted by the user's gpg.
+@Suite struct GCMImportGPGTests {
+    let sandbox: Sandbox
+    let helper: SQLiteHelper
+    var gnupg: String { sandbox.root + "/gnupg" }
+    var store: String { sandbox.home + "/.password-store" }
+    static let identity = "GCM Test <gcm-test@example.com>"
+
+    init() throws {
+        sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/gnupg", withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        helper = sandbox.sqlite().with(environment: ["GNUPGHOME": sandbox.root + "/gnupg"])
+    }
+
+    @discardableResult
+    func gpg(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+        let result = try sandbox.run(Sandbox.which("gpg") ?? "/usr/bin/gpg", arguments, input: input, environment: ["GNUPGHOME": gnupg], timeout: 60)
+        #expect(result.exitCode == 0, "gpg \(arguments): \(result)")
+        return result
+    }
+
+    /// Stops the gpg-agent the test's gpg started (and forgets any passphrase it holds).
+    func stopAgent() throws {
+        _ = try sandbox.run(Sandbox.which("gpgconf") ?? "/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: ["GNUPGHOME": gnupg])
+    }
+
+    func makeKey(passphrase: String) throws {
+        try gpg(["--batch", "--pinentry-mode", "loopback", "--passphrase", passphrase, "--quick-gen-key", Self.identity, "future-default", "default", "never"])
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try ChildProcess.writeFile(store + "/.gpg-id", Array("gcm-test@example.com\n".utf8), mode: 0o600)
+    }
+
+    @discardableResult
+    func encrypted(_ relative: String, _ text: String) throws -> String {
+        let path = store + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try gpg(["--encrypt", "--batch", "--recipient", "gcm-test@example.com", "--output", path], input: Array(text.utf8))
+        return path
+    }
+
+    @Test func theGpgStoreIsDecryptedByTheUsersGpg() throws {
+        defer { try? stopAgent() }
+        try makeKey(passphrase: "")
+        let alice = try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
+        // pass's own entries beside GCM's namespace are the user's, not GCM's: never decrypted.
+        try encrypted("email/work.gpg", "not-gcms\n")
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }
+                == ["read 1 credential from GCM's gpg store \(store): 1 new, 0 replaced, 0 unchanged"], "\(result)")
+        let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)
+        #expect(try git.filledPassword("url=https://example.com") == "alice-gpg-pat")
+        let removing = try helper.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(removing.exitCode == 0 && removing.stderrLines.last == "removed \(alice)", "\(removing)")
+        #expect(!fileExists(alice) && fileExists(store + "/email/work.gpg") && fileExists(store + "/.gpg-id"))
+    }
+
+    /// A key with a passphrase, not cached, and no one to ask (no terminal, no display, as
+    /// in CI): gpg is told not to ask, so the import fails at once, with one line and the
+    /// fix, and imports nothing from any store.
+    @Test func aKeyWithAPassphraseAndNoOneToAskFailsAtOnce() throws {
+        defer { try? stopAgent() }
+        try makeKey(passphrase: "key-passphrase")
+        let path = try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
+        try stopAgent()
+        let started = Date()
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(Date().timeIntervalSince(started) < 15, "\(result)")
+        #expect(result.exitCode == 1, "\(result)")
+        let last = result.stderrLines.last ?? ""
+        #expect(last.hasPrefix("git-credential-sqlite: cannot decrypt \(path) with gpg: ")
+                && last.hasSuffix("Fix: run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(path) >/dev/null caches it)"),
+                "\(result)")
+        #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }.count == 1, "\(result)")
+        #expect(try helper.run(["list"]).stdoutLines.count <= 1, "something was imported")
+    }
+}
