@@ -56,6 +56,10 @@ struct GCMFileStore {
             found.append(Found(relative: relative + "/", problem: "cannot examine it: \(SystemIO.errorText())"))
             return
         }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            found.append(Found(relative: relative + "/", problem: "a symbolic link (to \(SourceFile.resolved(directory))), which GCM never makes; not followed"))
+            return
+        }
         if let problem = Self.untrusted(info, kind: "directory") {
             found.append(Found(relative: relative + "/", problem: problem + "; nothing in it was read"))
             return
@@ -83,7 +87,8 @@ struct GCMFileStore {
             guard lstat(path, &entry) == 0 else { continue }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR: walk(path, relative: shown, depth: depth + 1, into: &found)
-            case S_IFLNK where name.hasSuffix(suffix):
+            case S_IFLNK:
+                // A link to a directory too: GCM never makes one, so someone else put it there.
                 found.append(Found(relative: shown, problem: "a symbolic link (to \(SourceFile.resolved(path))), which GCM never makes; not followed"))
             case S_IFREG where name.hasSuffix(suffix):
                 found.append(read(path, relative: shown))

@@ -4,10 +4,14 @@ import CredentialCore
 import Glibc
 #endif
 
-/// One entry of a Git Credential Manager store, as it was read.
-enum GCMEntry {
-    case file(SourceFile, top: String)
-    case item(KeyringItemRecord)
+/// One entry of a Git Credential Manager store, as it was read, and what it holds.
+struct GCMEntry {
+    enum Origin {
+        case file(SourceFile, top: String)
+        case item(KeyringItemRecord)
+    }
+    var origin: Origin
+    var credential: Credential
 }
 
 /// `import --from gcm`: Git Credential Manager's credentials from each of its Linux stores
@@ -32,6 +36,11 @@ enum GCMImport {
         // GCM_PLAINTEXT_STORE_PATH / credential.plaintextStorePath, default ~/.gcm/store;
         // PASSWORD_STORE_DIR, default ~/.password-store (ValidateGpgPass).
         let namespace = setting(environment: "GCM_NAMESPACE", gitKey: "credential.namespace") ?? "git"
+        // A directory name in the file stores: never a way out of them.
+        guard !namespace.contains("/"), namespace != ".", namespace != ".." else {
+            throw HelperError(.usage, "GCM's namespace \(Trace.quoted(namespace)) is no directory name (credential.namespace, GCM_NAMESPACE)",
+                              fix: "set it to the namespace GCM uses (git, unless you changed it)")
+        }
         let configured = setting(environment: "GCM_CREDENTIAL_STORE", gitKey: "credential.credentialStore")?.lowercased()
         var sources: [(store: String, source: ImportSource)] = []
         if let source = try keyringSource(namespace: namespace, required: configured == "secretservice") {
@@ -95,7 +104,7 @@ enum GCMImport {
                                          account: item.attributes["account"].map { Array($0.utf8) }, secret: secret) {
             case .success(let credential):
                 source.add(credential, at: number)
-                source.gcmEntries[number] = .item(item)
+                source.gcmEntries[number] = GCMEntry(origin: .item(item), credential: credential)
             case .failure(let skip): self.skip(&source, number, shown, skip.reason)
             }
         }
@@ -113,14 +122,20 @@ enum GCMImport {
                 skip(&source, number, shown, found.problem ?? "not read")
                 continue
             }
-            let text = store.kind == .gpg ? try GPG.decrypt(found.bytes, name: file.path) : found.bytes
+            let text: [UInt8]
+            do {
+                text = store.kind == .gpg ? try GPG.decrypt(found.bytes, name: file.path) : found.bytes
+            } catch let error as GPG.NotDecryptable {
+                skip(&source, number, shown, error.reason)
+                continue
+            }
             let parsed = GCMFileStore.parse(text).flatMap { parsed in
                 GCMService.credential(service: parsed.service, account: parsed.account, secret: parsed.password)
             }
             switch parsed {
             case .success(let credential):
                 source.add(credential, at: number)
-                source.gcmEntries[number] = .file(file, top: store.root + "/" + store.namespace)
+                source.gcmEntries[number] = GCMEntry(origin: .file(file, top: store.root + "/" + store.namespace), credential: credential)
             case .failure(let skip): self.skip(&source, number, shown, skip.reason)
             }
         }
@@ -134,21 +149,24 @@ enum GCMImport {
 
     /// --remove-source for one GCM store: each entry imported goes once it reads back from
     /// the store, and only while it is what was read (a file as `SourceFile.wipe` checks
-    /// it; an item with the same attributes and secret). What was not imported stays.
-    /// Returns a line for each thing kept.
+    /// it; an item with the same attributes and secret); so does one that only repeats an
+    /// entry imported, holding the same. What was not imported stays. Returns a line for
+    /// each thing kept.
     static func remove(_ source: ImportSource, store: CredentialStore) throws -> [HelperError] {
         var kept: [HelperError] = []
         var items: [(number: Int, item: KeyringItemRecord)] = []
         var emptied: [(directory: String, top: String)] = []
-        for (credential, number) in zip(source.credentials, source.lines) {
+        let removable = (source.lines + source.repeated.filter(\.same).map(\.line)).sorted()
+        for number in removable {
             guard let entry = source.gcmEntries[number] else { continue }
+            let credential = entry.credential
             let key = Credential(protocol: credential.protocol, host: credential.host, path: credential.path, username: credential.username)
             guard try store.items(matching: key, for: .lookup).contains(credential.storable) else {
                 kept.append(HelperError(.failure, "kept \(source.name) entry \(number): it does not read back from the store",
                                         fix: "check the store (list, doctor), then import again"))
                 continue
             }
-            switch entry {
+            switch entry.origin {
             case .file(let file, let top):
                 do throws(SourceFile.Kept) {
                     try file.wipe()
@@ -176,7 +194,7 @@ enum GCMImport {
             var current = directory
             while current.hasPrefix(top + "/") && rmdir(current) == 0 { current = PrivateFiles.directory(of: current) }
         }
-        let left = source.skippedLines + source.repeated.map(\.line)
+        let left = source.skippedLines + source.repeated.filter { !$0.same }.map(\.line)
         if !left.isEmpty {
             kept.append(HelperError(.failure, "kept \(left.count == 1 ? "1 entry" : "\(left.count) entries") of \(source.name): not imported (\(source.places(left.sorted())))",
                                     fix: "see why above; move them by hand, or remove them from GCM (git credential-manager erase)"))

@@ -42,28 +42,47 @@ enum GPG {
         return false
     }
 
-    /// The plaintext of `ciphertext` (read from `name`, for messages).
+    /// A file gpg cannot decrypt for a reason that is the file's, not the user's: it is
+    /// no OpenPGP data, or it is encrypted to no key the user has.
+    struct NotDecryptable: Error { let reason: String }
+
+    /// The plaintext of `ciphertext` (read from `name`, for messages). Throws
+    /// `NotDecryptable` for a file no passphrase would open, and a `HelperError` when the
+    /// user's key could not be used (its passphrase could not be asked for, gpg failed).
     static func decrypt(_ ciphertext: [UInt8], name: String) throws -> [UInt8] {
         guard let program else {
             throw HelperError(.failure, "cannot decrypt \(name): gpg is not installed (nor gpg2, nor GCM_GPG_PATH)",
                               fix: "install gnupg (apt install gnupg), then import again")
         }
         let asks = canAsk()
-        let arguments = ["--batch", "--no-tty", "--quiet", "--decrypt"] + (asks ? [] : ["--pinentry-mode", "error"])
+        // --status-fd 2: gpg's machine-readable lines, in any locale, beside its messages.
+        let arguments = ["--batch", "--no-tty", "--quiet", "--status-fd", "2", "--decrypt"] + (asks ? [] : ["--pinentry-mode", "error"])
         guard let result = Subprocess.run(program, arguments, input: ciphertext, limit: limit, timeoutSeconds: asks ? 120 : 20) else {
             throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
         }
+        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
+        let status = lines.filter { $0.hasPrefix("[GNUPG:] ") }.map { $0.dropFirst("[GNUPG:] ".count).split(separator: " ").first.map(String.init) ?? "" }
+        let message = lines.last { !$0.hasPrefix("[GNUPG:] ") }.map(String.init) ?? "exit status \(result.status)"
         let fix = asks ? "check that gpg --decrypt \(ShellWord.quoted(name)) works, then import again"
             : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(ShellWord.quoted(name)) >/dev/null caches it)"
         if result.timedOut {
             throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(asks ? 120 : 20) seconds", fix: fix)
         }
         guard result.succeeded else {
-            throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(result.lastErrorLine)", fix: fix)
+            // What gpg 2.2 says (seen with 2.2.40): NODATA for what is no OpenPGP message;
+            // DECRYPTION_FAILED without KEY_CONSIDERED when no secret key of the user's is
+            // one it was encrypted to (with one, KEY_CONSIDERED names it, and the failure is
+            // the passphrase's).
+            if status.contains("NODATA") && !status.contains("BEGIN_DECRYPTION") {
+                throw NotDecryptable(reason: "not an OpenPGP file (gpg found no encrypted data in it)")
+            }
+            if status.contains("DECRYPTION_FAILED") && !status.contains("KEY_CONSIDERED") {
+                throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
+            }
+            throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
         }
         guard result.output.count <= limit else {
-            throw HelperError(.failure, "cannot decrypt \(name): it decrypts to more than a credential (over \(limit >> 10) KiB)",
-                              fix: "check that it is a file GCM wrote")
+            throw NotDecryptable(reason: "it decrypts to more than a credential (over \(limit >> 10) KiB)")
         }
         return result.output
     }

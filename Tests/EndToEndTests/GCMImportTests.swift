@@ -238,6 +238,31 @@ import Glibc
         #expect(try git.filledPassword("url=https://github.com") == "gho_alice", "the import itself was lost")
     }
 
+    /// The same credential in two of GCM's stores: the copy in the store GCM is set to use
+    /// is imported; a copy elsewhere that holds the same goes with --remove-source, one
+    /// with another password stays (and says so).
+    @Test func aCredentialInTwoStoresComesFromTheOneGCMUses() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "keyring-copy")
+        try clients.gcm(service: "git:https://example.com", account: "bob", secret: "same")
+        let root = sandbox.home + "/.gcm/store"
+        for (relative, text) in [("github.com/alice", GCMImportTests.text(password: "file-copy", service: "https://github.com", account: "alice")),
+                                 ("example.com/bob", GCMImportTests.text(password: "same", service: "https://example.com", account: "bob"))] {
+            try FileManager.default.createDirectory(atPath: root + "/git/https/" + (relative as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try ChildProcess.writeFile(root + "/git/https/" + relative + ".credential", Array(text.utf8), mode: 0o600)
+        }
+        let configured = helper.with(environment: ["GCM_CREDENTIAL_STORE": "plaintext"])
+        let result = try configured.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0 && result.stderrLines.first == "read 2 credentials from GCM's plaintext store \(root): 2 new, 0 replaced, 0 unchanged", "\(result)")
+        #expect(try git.filledPassword("url=https://github.com") == "file-copy")
+        let removing = try configured.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(removing.exitCode == 1, "\(removing)")
+        #expect(removing.stderrLines.filter { $0.hasPrefix("removed ") }.count == 3, "\(removing)")
+        #expect(removing.stderrLines.last?.hasPrefix("git-credential-sqlite: kept 1 entry of GCM's Secret Service items: not imported (entry ") == true, "\(removing)")
+        #expect(try secretTool.lookup(["xdg:schema": Self.schema, "account": "alice"]) == "keyring-copy")
+        #expect(try secretTool.lookup(["xdg:schema": Self.schema, "account": "bob"]) == nil)
+    }
+
     /// An item that changed after it was read is kept: the removal compares the item's
     /// attributes and secret with what was read, through the helper that removes it.
     @Test func anItemChangedSinceItWasReadIsKept() throws {
@@ -329,15 +354,31 @@ import Glibc
         let alice = try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
         // pass's own entries beside GCM's namespace are the user's, not GCM's: never decrypted.
         try encrypted("email/work.gpg", "not-gcms\n")
+        // What no passphrase opens is the file's problem, not the import's: left out, said why.
+        let garbage = store + "/git/https/example.com/garbage.gpg"
+        try ChildProcess.writeFile(garbage, Array("not encrypted at all\n".utf8), mode: 0o600)
+        let otherHome = sandbox.root + "/other-gnupg"
+        try FileManager.default.createDirectory(atPath: otherHome, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let other = { (arguments: [String], input: [UInt8]) throws -> ProcessResult in
+            try sandbox.run(Sandbox.which("gpg") ?? "/usr/bin/gpg", arguments, input: input, environment: ["GNUPGHOME": otherHome], timeout: 60)
+        }
+        #expect(try other(["--batch", "--pinentry-mode", "loopback", "--passphrase", "", "--quick-gen-key", "Other <other@example.com>", "future-default", "default", "never"], []).exitCode == 0)
+        #expect(try other(["--encrypt", "--batch", "--recipient", "other@example.com", "--output", store + "/git/https/example.com/others.gpg"],
+                          Array(GCMImportTests.text(password: "p", service: "https://example.com", account: "others").utf8)).exitCode == 0)
+        defer { _ = try? sandbox.run(Sandbox.which("gpgconf") ?? "/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: ["GNUPGHOME": otherHome]) }
         let result = try helper.run(["import", "--from", "gcm"])
         #expect(result.exitCode == 0, "\(result)")
+        let name = "GCM's gpg store \(store)"
         #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }
-                == ["read 1 credential from GCM's gpg store \(store): 1 new, 0 replaced, 0 unchanged"], "\(result)")
+                == ["read 1 credential from \(name): 1 new, 0 replaced, 0 unchanged; skipped 2 unusable entries (entries 2, 3)",
+                    "not imported from \(name): entry 2 (git/https/example.com/garbage.gpg): not an OpenPGP file (gpg found no encrypted data in it)",
+                    "not imported from \(name): entry 3 (git/https/example.com/others.gpg): encrypted to no key you have (gpg: decryption failed: No secret key)"],
+                "\(result)")
         let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)
         #expect(try git.filledPassword("url=https://example.com") == "alice-gpg-pat")
         let removing = try helper.run(["import", "--from", "gcm", "--remove-source"])
-        #expect(removing.exitCode == 0 && removing.stderrLines.last == "removed \(alice)", "\(removing)")
-        #expect(!fileExists(alice) && fileExists(store + "/email/work.gpg") && fileExists(store + "/.gpg-id"))
+        #expect(removing.exitCode == 1 && removing.stderrLines.contains("removed \(alice)"), "\(removing)")
+        #expect(!fileExists(alice) && fileExists(store + "/email/work.gpg") && fileExists(store + "/.gpg-id") && fileExists(garbage))
     }
 
     /// A key with a passphrase, not cached, and no one to ask (no terminal, no display, as
