@@ -23,10 +23,12 @@ enum GPG {
     static let limit = 64 << 10
 
     /// Whether pinentry could reach someone: a graphical session, or the terminal gpg's
-    /// curses pinentry is told of (GPG_TTY, which this sets from the terminal we run on).
+    /// curses pinentry is told of (GPG_TTY, which this sets from the terminal we run on),
+    /// unless GIT_TERMINAL_PROMPT forbids the terminal, as it does for git's own prompts.
     static func canAsk() -> Bool {
         guard SecretPrompt.allowed else { return false }
         if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
+        guard SecretPrompt.terminalAllowed else { return false }
         if SystemIO.environment("GPG_TTY") != nil { return true }
         // As GCM's Gpg.PrepareEnvironment: over SSH, "use the SSH_TTY variable for our GPG_TTY".
         if let ssh = SystemIO.environment("SSH_TTY") {

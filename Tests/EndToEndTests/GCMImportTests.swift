@@ -381,6 +381,48 @@ import Glibc
         #expect(!fileExists(alice) && fileExists(store + "/email/work.gpg") && fileExists(store + "/.gpg-id") && fileExists(garbage))
     }
 
+    /// A key with a passphrase, at a terminal: gpg-agent's curses pinentry asks on the
+    /// terminal the helper runs on (GPG_TTY, set from it), the person types the passphrase
+    /// there, and the import goes on. A driver in python3 plays the person at a
+    /// pseudo-terminal (pinentry draws a screen, so it waits for "Passphrase").
+    @Test func aKeyWithAPassphraseIsAskedForAtTheTerminal() throws {
+        defer { try? stopAgent() }
+        try makeKey(passphrase: "key-passphrase")
+        try ChildProcess.writeFile(gnupg + "/gpg-agent.conf", Array("pinentry-program /usr/bin/pinentry-curses\n".utf8), mode: 0o600)
+        try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
+        try stopAgent()
+        let driver = #"""
+        import os, pty, select, sys, time
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        shown, typed, deadline = b"", False, time.time() + 40
+        while time.time() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                shown += chunk
+                if b"Passphrase" in shown and not typed:
+                    time.sleep(0.3)
+                    os.write(fd, b"key-passphrase\r")
+                    typed = True
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(("typed " if typed else "") + "status %d\n" % os.waitstatus_to_exitcode(status))
+        sys.stdout.write(shown.decode("utf-8", "replace"))
+        """#
+        let result = try sandbox.run("/usr/bin/python3", ["-c", driver, BuiltProducts.sqliteHelper, "import", "--from", "gcm"],
+                                     environment: ["GNUPGHOME": gnupg, "GIT_TERMINAL_PROMPT": "1", "TERM": "xterm"], timeout: 60)
+        #expect(result.stdoutLines.first == "typed status 0", "\(result)")
+        #expect(result.stdoutText.contains("read 1 credential from GCM's gpg store \(store): 1 new"), "\(result)")
+        #expect(!result.stdoutText.contains("key-passphrase") && !result.stdoutText.contains("alice-gpg-pat"), "a secret on the terminal: \(result)")
+        let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)
+        #expect(try git.filledPassword("url=https://example.com") == "alice-gpg-pat")
+    }
+
     /// A key with a passphrase, not cached, and no one to ask (no terminal, no display, as
     /// in CI): gpg is told not to ask, so the import fails at once, with one line and the
     /// fix, and imports nothing from any store.
