@@ -12,6 +12,8 @@ struct GCMEntry {
     }
     var origin: Origin
     var credential: Credential
+    /// Entries carried in this one's credential (a Bitbucket refresh token): removed with it.
+    var companions: [Origin] = []
 }
 
 /// `import --from gcm`: Git Credential Manager's credentials from each of its Linux stores
@@ -79,6 +81,7 @@ enum GCMImport {
         var source = ImportSource(name: name, credentials: [], unit: "entry")
         source.fromGCM = true
         source.skippedKind = "unusable"
+        var read: [(number: Int, shown: String, entry: GCMEntry)] = []
         for (index, item) in items.enumerated() {
             let number = index + 1
             let shown = "entry \(number) (service \(Trace.quoted(item.attributes["service"] ?? "none")), account \(Trace.quoted(item.attributes["account"] ?? "none")))"
@@ -102,12 +105,11 @@ enum GCMImport {
             }
             switch GCMService.credential(service: Array(service.dropFirst(prefix.count).utf8),
                                          account: item.attributes["account"].map { Array($0.utf8) }, secret: secret) {
-            case .success(let credential):
-                source.add(credential, at: number)
-                source.gcmEntries[number] = GCMEntry(origin: .item(item), credential: credential)
+            case .success(let credential): read.append((number, shown, GCMEntry(origin: .item(item), credential: credential)))
             case .failure(let skip): self.skip(&source, number, shown, skip.reason)
             }
         }
+        add(read, to: &source)
         return source
     }
 
@@ -115,6 +117,7 @@ enum GCMImport {
         var source = ImportSource(name: store.name, credentials: [], unit: "entry")
         source.fromGCM = true
         source.skippedKind = "unusable"
+        var read: [(number: Int, shown: String, entry: GCMEntry)] = []
         for (index, found) in try store.files().enumerated() {
             let number = index + 1
             let shown = "entry \(number) (\(Trace.quoted(found.relative)))"
@@ -134,12 +137,42 @@ enum GCMImport {
             }
             switch parsed {
             case .success(let credential):
-                source.add(credential, at: number)
-                source.gcmEntries[number] = GCMEntry(origin: .file(file, top: store.root + "/" + store.namespace), credential: credential)
+                read.append((number, shown, GCMEntry(origin: .file(file, top: store.root + "/" + store.namespace), credential: credential)))
             case .failure(let skip): self.skip(&source, number, shown, skip.reason)
             }
         }
+        add(read, to: &source)
         return source
+    }
+
+    /// The credentials read, into the source. Bitbucket's refresh tokens are not
+    /// credentials of their own: GCM stores each under the service with the path
+    /// `/refresh_token` ("The refresh token key never includes the path component. Instead
+    /// we use the path component to specify this is the \"refresh_token\"",
+    /// BitbucketOAuth2Client.GetRefreshTokenServiceName) and the account of the access
+    /// token it renews; git carries it as that credential's oauth_refresh_token.
+    static func add(_ read: [(number: Int, shown: String, entry: GCMEntry)], to source: inout ImportSource) {
+        var entries = read
+        var carried: Set<Int> = []
+        for (index, refresh) in read.enumerated() where refresh.entry.credential.path == "refresh_token" {
+            let token = refresh.entry.credential
+            guard let owner = entries.firstIndex(where: { candidate in
+                let credential = candidate.entry.credential
+                return credential.path == nil && credential.protocol == token.protocol && credential.host == token.host
+                    && credential.username == token.username && credential.oauthRefreshToken == nil
+            }) else {
+                skip(&source, refresh.number, refresh.shown, "a refresh token (Bitbucket's) without the access token it renews, so git has nothing to carry it with")
+                carried.insert(index)
+                continue
+            }
+            entries[owner].entry.credential.oauthRefreshToken = token.password
+            entries[owner].entry.companions.append(refresh.entry.origin)
+            carried.insert(index)
+        }
+        for (index, entry) in entries.enumerated() where !carried.contains(index) {
+            source.add(entry.entry.credential, at: entry.number)
+            source.gcmEntries[entry.number] = entry.entry
+        }
     }
 
     static func skip(_ source: inout ImportSource, _ number: Int, _ shown: String, _ reason: String) {
@@ -166,16 +199,18 @@ enum GCMImport {
                                         fix: "check the store (list, doctor), then import again"))
                 continue
             }
-            switch entry.origin {
-            case .file(let file, let top):
-                do throws(SourceFile.Kept) {
-                    try file.wipe()
-                    SystemIO.writeAll(2, "removed \(file.path)\n")
-                    emptied.append((PrivateFiles.directory(of: file.path), top))
-                } catch {
-                    kept.append(HelperError(.failure, "kept \(file.path): \(error.reason)", fix: error.fix))
+            for origin in [entry.origin] + entry.companions {
+                switch origin {
+                case .file(let file, let top):
+                    do throws(SourceFile.Kept) {
+                        try file.wipe()
+                        SystemIO.writeAll(2, "removed \(file.path)\n")
+                        emptied.append((PrivateFiles.directory(of: file.path), top))
+                    } catch {
+                        kept.append(HelperError(.failure, "kept \(file.path): \(error.reason)", fix: error.fix))
+                    }
+                case .item(let item): items.append((number, item))
                 }
-            case .item(let item): items.append((number, item))
             }
         }
         if !items.isEmpty {

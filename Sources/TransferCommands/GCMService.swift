@@ -28,6 +28,7 @@ enum GCMService {
             return .failure(Skip("its account has a line break or NUL, which git's protocol cannot carry"))
         }
         guard !secret.isEmpty else { return .failure(Skip("its password is empty")) }
+        guard secret.count <= 64 << 10 else { return .failure(Skip("its password is larger than any token (over 64 KiB)")) }
         guard Value(secret).isWritable else {
             return .failure(Skip("its password has a line break or NUL, which git's protocol cannot carry"))
         }

@@ -82,6 +82,30 @@ import Glibc
                 == ["read 3 credentials from GCM's plaintext store \(root): 0 new, 0 replaced, 3 unchanged"], "\(again)")
     }
 
+    /// Bitbucket's OAuth credentials: GCM keeps the access token under the host and the
+    /// refresh token under the same account at the path /refresh_token; they come in as
+    /// one credential, the refresh token as its oauth_refresh_token, and go together.
+    @Test func bitbucketsRefreshTokenRidesWithItsAccessToken() throws {
+        let access = try plaintext("git/https/bitbucket.org/alice.credential",
+                                   Self.text(password: "access-token", service: "https://bitbucket.org", account: "alice"))
+        let refresh = try plaintext("git/https/bitbucket.org/refresh_token/alice.credential",
+                                    Self.text(password: "refresh-token", service: "https://bitbucket.org/refresh_token", account: "alice"))
+        try plaintext("git/https/bitbucket.org/refresh_token/bob.credential",
+                      Self.text(password: "orphan", service: "https://bitbucket.org/refresh_token", account: "bob"))
+        let result = try helper.run(["import", "--from", "gcm"])
+        let name = "GCM's plaintext store \(root)"
+        #expect(result.stderrLines.filter { !Self.isNoKeyringLine($0) } == [
+            "read 1 credential from \(name): 1 new, 0 replaced, 0 unchanged; skipped 1 unusable entry (entry 3)",
+            "not imported from \(name): entry 3 (git/https/bitbucket.org/refresh_token/bob.credential): a refresh token (Bitbucket's) without the access token it renews, so git has nothing to carry it with",
+        ], "\(result)")
+        let answer = try helper.get(wire("protocol=https", "host=bitbucket.org"))
+        #expect(answer.attributes["password"] == "access-token" && answer.attributes["oauth_refresh_token"] == "refresh-token"
+                && answer.attributes["username"] == "alice", "\(answer)")
+        let removing = try helper.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(removing.stderrLines.contains("removed \(access)") && removing.stderrLines.contains("removed \(refresh)"), "\(removing)")
+        #expect(fileExists(root + "/git/https/bitbucket.org/refresh_token/bob.credential"))
+    }
+
     /// What another user or program put in the store is left out, each with a line that
     /// says why, and nothing of it is opened (a FIFO would hang the import) or followed.
     @Test func hostileFilesInThePlaintextStoreAreLeftOutWithAReason() throws {
