@@ -45,7 +45,8 @@ enum GCMImport {
         }
         let configured = setting(environment: "GCM_CREDENTIAL_STORE", gitKey: "credential.credentialStore")?.lowercased()
         var sources: [(store: String, source: ImportSource)] = []
-        if let source = try keyringSource(namespace: namespace, required: configured == "secretservice") {
+        var keyringRead = true
+        if let source = try keyringSource(namespace: namespace, required: configured == "secretservice", read: &keyringRead) {
             sources.append(("secretservice", source))
         }
         let plaintextRoot = setting(environment: "GCM_PLAINTEXT_STORE_PATH", gitKey: "credential.plaintextStorePath")
@@ -58,7 +59,7 @@ enum GCMImport {
             if source.lines.count + source.skippedLines.count > 0 { sources.append((name, source)) }
         }
         guard !sources.isEmpty else {
-            throw HelperError(.failure, "nothing to import: Git Credential Manager has no credentials in the Secret Service, in \(plaintextRoot ?? "~/.gcm/store") or in \(gpgRoot ?? "~/.password-store") (namespace \(namespace))",
+            throw HelperError(.failure, "nothing to import: Git Credential Manager has no credentials \(keyringRead ? "in the Secret Service, " : "")in \(plaintextRoot ?? "~/.gcm/store") or in \(gpgRoot ?? "~/.password-store") (namespace \(namespace))\(keyringRead ? "" : ", and the Secret Service could not be read")",
                               fix: "check GCM's settings (credential.credentialStore, credential.namespace), or import from where its credentials are")
         }
         return (sources.filter { $0.store == configured } + sources.filter { $0.store != configured }).map(\.source)
@@ -67,7 +68,7 @@ enum GCMImport {
     /// GCM's Secret Service items, read through git-credential-secretservice; `nil` when
     /// it has none. GCM stores `service` as "NAMESPACE:URL" (SecretServiceCollection.
     /// CreateServiceName) and `account`, and labels the item with the service.
-    static func keyringSource(namespace: String, required: Bool) throws -> ImportSource? {
+    static func keyringSource(namespace: String, required: Bool, read: inout Bool) throws -> ImportSource? {
         let name = "GCM's Secret Service items"
         let items: [KeyringItemRecord]
         do {
@@ -75,6 +76,7 @@ enum GCMImport {
         } catch let error as HelperError {
             if required { throw error }
             SystemIO.writeAll(2, error.message + "\n")
+            read = false
             return nil
         }
         guard !items.isEmpty else { return nil }

@@ -172,7 +172,7 @@ import Glibc
     @Test func nothingToImportSaysWhereItLooked() throws {
         let result = try helper.run(["import", "--from", "gcm"])
         #expect(result.exitCode == 1, "\(result)")
-        #expect(result.stderrLines.last == "git-credential-sqlite: nothing to import: Git Credential Manager has no credentials in the Secret Service, in \(root) or in \(sandbox.home)/.password-store (namespace git). Fix: check GCM's settings (credential.credentialStore, credential.namespace), or import from where its credentials are", "\(result)")
+        #expect(result.stderrLines.last == "git-credential-sqlite: nothing to import: Git Credential Manager has no credentials in \(root) or in \(sandbox.home)/.password-store (namespace git), and the Secret Service could not be read. Fix: check GCM's settings (credential.credentialStore, credential.namespace), or import from where its credentials are", "\(result)")
     }
 
     /// GCM's settings say where: GCM_PLAINTEXT_STORE_PATH and the namespace in git's config.
