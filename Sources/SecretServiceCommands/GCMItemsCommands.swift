@@ -4,6 +4,10 @@ import HelperCommand
 import SecretServiceStore
 import TransferCommands
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `gcm-items` and `gcm-remove`, hidden: how `import --from gcm` in any helper reads and
 /// removes Git Credential Manager's Secret Service items through this one, the helper that
 /// links libsecret. Secrets pass on stdin and stdout only, as `KeyringItemRecord`s.
@@ -13,6 +17,11 @@ struct GCMItemsCommand: ParsableCommand {
         shouldDisplay: false)
 
     func run() throws {
+        // Its output holds secrets, for a pipe to another helper: never for a screen.
+        guard isatty(1) == 0 else {
+            throw HelperError(.usage, "gcm-items writes secrets for import --from gcm, not to a terminal",
+                              fix: "run import --from gcm instead")
+        }
         let items = try SecretServiceStore.connect().foreignItems(schema: GCMKeyringItems.schema)
         SystemIO.writeAll(1, KeyringItemRecord.encode(items.map { KeyringItemRecord(path: $0.path, attributes: $0.attributes, secret: $0.secret) }))
     }

@@ -306,6 +306,18 @@ import Glibc
         #expect(gone.stdoutLines == ["kept it is no longer in the keyring"], "\(gone)")
     }
 
+    /// gcm-items writes secrets for a pipe to another helper: at a terminal it refuses.
+    @Test func gcmItemsWritesNoSecretToATerminal() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
+        let driver = "import os, pty, sys\npid, fd = pty.fork()\nif pid == 0:\n    os.execv(sys.argv[1], sys.argv[1:])\nshown = b''\n"
+            + "while True:\n    try:\n        chunk = os.read(fd, 4096)\n    except OSError:\n        break\n    if not chunk:\n        break\n    shown += chunk\n"
+            + "sys.stdout.write('status %d\\n' % os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) + shown.decode())\n"
+        let result = try sandbox.run("/usr/bin/python3", ["-c", driver, BuiltProducts.secretServiceHelper, "gcm-items"], environment: session.bus.environment)
+        #expect(result.stdoutLines.first == "status 2" && !result.stdoutText.contains("gho_alice")
+                && result.stdoutText.contains("git-credential-secretservice: gcm-items writes secrets for import --from gcm, not to a terminal. Fix: run import --from gcm instead"),
+                "\(result)")
+    }
+
     /// git-credential-secretservice imports into the same keyring, and git-credential-keyring too.
     @Test func everyHelperWithImportTakesGCMsItems() throws {
         try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
