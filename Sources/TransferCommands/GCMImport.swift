@@ -52,8 +52,10 @@ enum GCMImport {
         let plaintextRoot = setting(environment: "GCM_PLAINTEXT_STORE_PATH", gitKey: "credential.plaintextStorePath")
             ?? home.map { $0 + "/.gcm/store" }
         let gpgRoot = setting(environment: "PASSWORD_STORE_DIR", gitKey: nil) ?? home.map { $0 + "/.password-store" }
-        for (kind, root, name) in [(GCMFileStore.Kind.gpg, gpgRoot, "gpg"), (.plaintext, plaintextRoot, "plaintext")] {
-            guard let root else { continue }
+        for (kind, given, name) in [(GCMFileStore.Kind.gpg, gpgRoot, "gpg"), (.plaintext, plaintextRoot, "plaintext")] {
+            guard let given else { continue }
+            // A relative setting is relative to where GCM ran, as here; its checks need the full path.
+            let root = given.hasPrefix("/") ? given : (currentDirectory() ?? ".") + "/" + given
             let store = GCMFileStore(kind: kind, root: root, namespace: namespace)
             let source = try fileSource(store)
             if source.lines.count + source.skippedLines.count > 0 { sources.append((name, source)) }
@@ -63,6 +65,12 @@ enum GCMImport {
                               fix: "check GCM's settings (credential.credentialStore, credential.namespace), or import from where its credentials are")
         }
         return (sources.filter { $0.store == configured } + sources.filter { $0.store != configured }).map(\.source)
+    }
+
+    static func currentDirectory() -> String? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return String(cString: cwd)
     }
 
     /// GCM's Secret Service items, read through git-credential-secretservice; `nil` when

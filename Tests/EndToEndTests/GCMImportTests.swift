@@ -187,6 +187,9 @@ import Glibc
         let result = try helper.with(environment: ["GCM_PLAINTEXT_STORE_PATH": elsewhere]).run(["import", "--from", "gcm"])
         #expect(result.exitCode == 0 && result.stderrLines.contains("read 1 credential from GCM's plaintext store \(elsewhere): 1 new, 0 replaced, 0 unchanged"), "\(result)")
         #expect(try git.filledPassword("url=https://example.com") == "work-pat")
+        // A relative path is relative to where it runs (the home directory here), as for GCM.
+        let relative = try helper.with(environment: ["GCM_PLAINTEXT_STORE_PATH": "../gcm-elsewhere"]).run(["import", "--from", "gcm"])
+        #expect(relative.exitCode == 0 && relative.stderrLines.contains("read 1 credential from GCM's plaintext store \(sandbox.home)/../gcm-elsewhere: 0 new, 0 replaced, 1 unchanged"), "\(relative)")
     }
 }
 
