@@ -36,16 +36,10 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 file with other hard links, of another user, read-only, or changed since it \
                 was read.
 
-                --from gcm brings in Git Credential Manager's credentials from each of its \
-                stores that holds any, the one GCM is set to use (credential.credentialStore) \
-                first: its Secret Service items (read through git-credential-secretservice), its \
-                plaintext store (~/.gcm/store, or credential.plaintextStorePath) and its gpg \
-                store (under ~/.password-store, decrypted by your gpg, which may ask for the \
-                key's passphrase), in GCM's namespace (credential.namespace, git). Each service \
-                URL becomes the protocol, host and path git asks for. A file or item another \
-                user or program could have made is left out with a line that says why. With \
-                --remove-source, each entry imported goes once it reads back from the store, \
-                and only while it is unchanged; the others stay.
+                --from gcm reads Git Credential Manager's stores as its settings say, the one it \
+                uses first: its Secret Service items, ~/.gcm/store and its gpg store (your gpg \
+                may ask for the key's passphrase). What others could have put there is left \
+                out, saying why; --remove-source removes each entry imported, if unchanged.
 
                 An export file that is truncated, damaged or altered says so, apart from a \
                 wrong passphrase; one larger than 16 MiB, or asking for more scrypt work than \
