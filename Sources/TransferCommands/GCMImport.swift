@@ -94,7 +94,7 @@ enum GCMImport {
         var read: [(number: Int, shown: String, entry: GCMEntry)] = []
         for (index, item) in items.enumerated() {
             let number = index + 1
-            let shown = "entry \(number) (service \(Trace.quoted(item.attributes["service"] ?? "none")), account \(Trace.quoted(item.attributes["account"] ?? "none")))"
+            let shown = "entry \(number) (service \(GCMService.shown(item.attributes["service"] ?? "none")), account \(GCMService.shown(item.attributes["account"] ?? "none")))"
             let prefix = namespace + ":"
             guard let secret = item.secret else {
                 skip(&source, number, shown, "the item is locked, and no one unlocked it")
@@ -110,7 +110,7 @@ enum GCMImport {
             }
             let odd = Set(item.attributes.keys).subtracting(["service", "account", "xdg:schema"])
             guard odd.isEmpty else {
-                skip(&source, number, shown, "the item has attributes GCM never writes (\(odd.sorted().map { Trace.quoted($0) }.joined(separator: ", "))): another program's")
+                skip(&source, number, shown, "the item has attributes GCM never writes (\(odd.sorted().prefix(5).map { GCMService.shown($0) }.joined(separator: ", "))): another program's")
                 continue
             }
             switch GCMService.credential(service: Array(service.dropFirst(prefix.count).utf8),
@@ -226,7 +226,7 @@ enum GCMImport {
         if !items.isEmpty {
             let outcomes = try GCMKeyringItems.remove(items.map(\.item))
             for ((number, item), outcome) in zip(items, outcomes) {
-                let shown = "\(source.name) entry \(number) (service \(Trace.quoted(item.attributes["service"] ?? "")))"
+                let shown = "\(source.name) entry \(number) (service \(GCMService.shown(item.attributes["service"] ?? "")))"
                 if outcome == "removed" {
                     SystemIO.writeAll(2, "removed \(shown)\n")
                 } else {

@@ -13,13 +13,13 @@ enum GCMService {
     static func credential(service: [UInt8], account: [UInt8]?, secret: [UInt8]) -> Result<Credential, Skip> {
         guard let parsed = try? CredentialURL.parse(Value(service)),
               let scheme = parsed.protocol, GitCredentialsFile.isScheme(scheme) else {
-            return .failure(Skip("its service \(Trace.quoted(service)) is not a URL, so git never asks for it"))
+            return .failure(Skip("its service \(shown(service)) is not a URL, so git never asks for it"))
         }
         guard parsed.username == nil, parsed.password == nil else {
-            return .failure(Skip("its service \(Trace.quoted(redacted(service))) has a user name, which GCM never writes there"))
+            return .failure(Skip("its service \(shown(redacted(service))) has a user name, which GCM never writes there"))
         }
         guard let host = parsed.host, !host.isEmpty else {
-            return .failure(Skip("its service \(Trace.quoted(service)) has no host"))
+            return .failure(Skip("its service \(shown(service)) has no host"))
         }
         guard let account, !account.isEmpty else {
             return .failure(Skip("it has no account (user name), which git needs to store it"))
@@ -36,6 +36,14 @@ enum GCMService {
         credential = credential.storable
         return .success(credential)
     }
+
+    /// A name from a store, for a message: quoted as the trace quotes, and cut short, so
+    /// that a hostile item's megabyte of attribute is not a megabyte of stderr.
+    static func shown(_ bytes: [UInt8]) -> String {
+        bytes.count <= 120 ? Trace.quoted(bytes) : Trace.quoted(Array(bytes.prefix(100))) + "…"
+    }
+
+    static func shown(_ text: String) -> String { shown(Array(text.utf8)) }
 
     /// A service with user information may hold a password: shown without it.
     static func redacted(_ service: [UInt8]) -> [UInt8] {

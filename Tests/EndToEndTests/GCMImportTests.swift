@@ -309,6 +309,16 @@ import Glibc
         #expect(gone.stdoutLines == ["kept it is no longer in the keyring"], "\(gone)")
     }
 
+    /// A hostile item's huge attributes and secret: named in a short line, not imported.
+    @Test func aHugeItemIsNamedShortlyAndLeftOut() throws {
+        let huge = "git:https://example.com/" + String(repeating: "a", count: 100_000)
+        try clients.gcm(service: huge, account: "alice", secret: String(repeating: "s", count: 200_000))
+        let result = try helper.run(["import", "--from", "gcm"])
+        #expect(result.exitCode == 0 && result.stderr.bytes.count < 2000, "\(result.stderr.bytes.count) bytes of stderr")
+        #expect(result.stderrLines.last?.hasSuffix("(service \(huge.prefix(100))…, account alice): its password is larger than any token (over 64 KiB)") == true,
+                "\(result.stderrLines)")
+    }
+
     /// gcm-items writes secrets for a pipe to another helper: at a terminal it refuses.
     @Test func gcmItemsWritesNoSecretToATerminal() throws {
         try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
