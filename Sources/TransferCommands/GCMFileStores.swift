@@ -108,7 +108,7 @@ struct GCMFileStore {
             if let problem = Self.untrusted(file.info, kind: "file") { return Found(relative: relative, problem: problem) }
             return Found(relative: relative, file: file, bytes: bytes)
         } catch let error as HelperError {
-            let reason = error.message.hasSuffix("larger than import reads (\(limit >> 10) KiB)")
+            let reason = error == SourceFile.tooLarge(path, limit: limit)
                 ? "larger than any file GCM writes (over \(limit >> 10) KiB); not read" : error.message
             return Found(relative: relative, problem: reason)
         } catch {
