@@ -38,8 +38,9 @@ struct GCMFileStore {
         var problem: String?
     }
 
-    /// The files under ROOT/NAMESPACE whose names end in the suffix, sorted by path; `[]`
-    /// when there is no such directory.
+    /// The files under ROOT/NAMESPACE whose names end in the suffix, sorted by path, and
+    /// what was not read there with why; `[]` when there is no such directory. Throws when
+    /// a directory above ROOT (or ROOT) could have been put there by someone else.
     func files() throws -> [Found] {
         let top = root + "/" + namespace
         var info = stat()
