@@ -309,6 +309,21 @@ import Glibc
         #expect(gone.stdoutLines == ["kept it is no longer in the keyring"], "\(gone)")
     }
 
+    /// GCM's item in a locked keyring no one can unlock (no display): named, left out, and
+    /// kept by --remove-source, in bounded time.
+    @Test func aLockedItemIsLeftOutAndKept() throws {
+        try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
+        try session.lockLoginCollection()
+        let started = Date()
+        let result = try helper.run(["import", "--from", "gcm", "--remove-source"])
+        #expect(Date().timeIntervalSince(started) < 20, "\(result)")
+        let name = "GCM's Secret Service items"
+        #expect(result.stderrLines.contains("not imported from \(name): entry 1 (service git:https://github.com, account alice): the item is locked, and no one unlocked it"), "\(result)")
+        #expect(result.exitCode == 1 && result.stderrLines.last?.hasPrefix("git-credential-sqlite: kept 1 entry of \(name): not imported (entry 1)") == true, "\(result)")
+        try session.restartKeyring()
+        #expect(try secretTool.lookup(["xdg:schema": Self.schema, "account": "alice"]) == "gho_alice")
+    }
+
     /// A hostile item's huge attributes and secret: named in a short line, not imported.
     @Test func aHugeItemIsNamedShortlyAndLeftOut() throws {
         let huge = "git:https://example.com/" + String(repeating: "a", count: 100_000)
