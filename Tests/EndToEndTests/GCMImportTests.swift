@@ -349,6 +349,9 @@ import Glibc
     /// git-credential-secretservice imports into the same keyring, and git-credential-keyring too.
     @Test func everyHelperWithImportTakesGCMsItems() throws {
         try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
+        // Through git-credential-secretservice's pipe only: never a command line or an environment.
+        let (sqlite, report) = try ProcessSampler.watching(secrets: ["the token": "gho_alice"]) { try helper.run(["import", "--from", "gcm"]) }
+        #expect(report.findings.isEmpty && sqlite.exitCode == 0, "\(report) \(sqlite)")
         let secretService = try sandbox.run(BuiltProducts.secretServiceHelper, ["import", "--from", "gcm"], environment: session.bus.environment)
         #expect(secretService.exitCode == 0 && secretService.stderrLines.first?.hasPrefix("read 1 credential from GCM's Secret Service items: 1 new") == true, "\(secretService)")
         let viaSecretService = GitCredential(sandbox: sandbox, helper: BuiltProducts.secretServiceHelper, environment: session.bus.environment)
@@ -430,7 +433,9 @@ import Glibc
         #expect(try other(["--encrypt", "--batch", "--recipient", "other@example.com", "--output", store + "/git/https/example.com/others.gpg"],
                           Array(GCMImportTests.text(password: "p", service: "https://example.com", account: "others").utf8)).exitCode == 0)
         defer { _ = try? sandbox.run(Sandbox.which("gpgconf") ?? "/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: ["GNUPGHOME": otherHome]) }
-        let result = try helper.run(["import", "--from", "gcm"])
+        // The plaintext passes on pipes only: never in a command line or an environment.
+        let (result, report) = try ProcessSampler.watching(secrets: ["the token": "alice-gpg-pat"]) { try helper.run(["import", "--from", "gcm"]) }
+        #expect(report.findings.isEmpty, "\(report)")
         #expect(result.exitCode == 0, "\(result)")
         let name = "GCM's gpg store \(store)"
         #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }
