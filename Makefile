@@ -39,7 +39,7 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc gnupg pinentry-curses \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))

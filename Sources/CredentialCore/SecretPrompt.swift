@@ -34,7 +34,7 @@ public enum SecretPrompt {
     /// terminal, and git then never opens it (a script or CI job that set it would
     /// otherwise hang on /dev/tty); askpass stays allowed, as in git. A value git would
     /// reject as no boolean counts as false: when in doubt, do not block on a terminal.
-    static var terminalAllowed: Bool {
+    public static var terminalAllowed: Bool {
         // getenv itself: set but empty is false for git, unlike an unset variable.
         guard let raw = getenv("GIT_TERMINAL_PROMPT") else { return true }
         let word = String(cString: raw).lowercased()

@@ -13,6 +13,8 @@ public enum Subprocess {
         public var status: Int32
         public var output: [UInt8]
         public var errors: [UInt8]
+        /// It ran out of its time and was killed (see `run`'s `timeoutSeconds`).
+        public var timedOut = false
 
         public var succeeded: Bool { status == 0 }
         public var outputText: String { String(decoding: output, as: UTF8.self) }
@@ -22,9 +24,11 @@ public enum Subprocess {
         }
     }
 
-    /// `nil` when the program cannot be started (not found, not executable).
+    /// `nil` when the program cannot be started (not found, not executable). With
+    /// `timeoutSeconds`, a child still running then is killed (SIGKILL): a program that may
+    /// wait for someone (gpg's pinentry) cannot hang the helper.
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
-                           collectErrors: Bool = true, limit: Int = 1 << 30) -> Result? {
+                           collectErrors: Bool = true, limit: Int = 1 << 30, timeoutSeconds: Int? = nil) -> Result? {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard privatePipe(&outPipe), !collectErrors || privatePipe(&errPipe), input == nil || privatePipe(&inPipe) else {
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
@@ -48,11 +52,13 @@ public enum Subprocess {
             close(inPipe[1])
         }
         guard spawned == 0 else { return nil }
-        let (output, errors) = collect(outPipe[0], errPipe[0], limit: limit)
+        let deadline = timeoutSeconds.map { monotonicMilliseconds() + Int64($0) * 1000 }
+        let (output, errors, timedOut) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
+        if timedOut { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, output: output, errors: errors)
+        return Result(status: exitStatus, output: output, errors: errors, timedOut: timedOut)
     }
 
     /// A pipe whose ends are not inherited by this or any other child (pipe2 with
@@ -64,15 +70,20 @@ public enum Subprocess {
     }
 
     /// Reads both pipes to EOF at once, so a child filling one never blocks on the other.
-    static func collect(_ out: Int32, _ err: Int32, limit: Int) -> ([UInt8], [UInt8]) {
+    /// Past `deadline` (monotonic milliseconds) it stops, saying so: what the child
+    /// started (gpg-agent) may hold the pipes open long after.
+    static func collect(_ out: Int32, _ err: Int32, limit: Int, deadline: Int64? = nil) -> ([UInt8], [UInt8], Bool) {
         var buffers: [[UInt8]] = [[], []]
         var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
         var chunk = [UInt8](repeating: 0, count: 16384)
         while fds.contains(where: { $0.fd >= 0 }) {
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+            let wait = deadline.map { Int32(clamping: max(0, $0 - monotonicMilliseconds())) } ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0 {
                 if errno == EINTR { continue }
                 break
             }
+            if ready == 0 && wait >= 0 { return (buffers[0], buffers[1], true) }
             for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let count = SystemIO.readSome(fds[index].fd, into: &chunk)
                 if count <= 0 {
@@ -84,7 +95,13 @@ public enum Subprocess {
                 }
             }
         }
-        return (buffers[0], buffers[1])
+        return (buffers[0], buffers[1], false)
+    }
+
+    static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The full path of `program` on PATH, as a shell would find it; `nil` when none.

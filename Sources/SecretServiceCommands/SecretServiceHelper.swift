@@ -42,7 +42,7 @@ public struct SecretServiceHelper: HelperRoot {
             ListCommand<SecretServiceOptions>.self, EraseAllCommand<SecretServiceOptions>.self,
             ImportCommand<SecretServiceOptions>.self, ExportCommand<SecretServiceOptions>.self,
             DoctorCommand<SecretServiceOptions>.self, ConfigureCommand<SecretServiceOptions>.self,
-            UnconfigureCommand<SecretServiceOptions>.self,
+            UnconfigureCommand<SecretServiceOptions>.self, GCMItemsCommand.self, GCMRemoveCommand.self,
         ]
     )
 

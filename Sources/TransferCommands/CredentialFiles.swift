@@ -26,6 +26,12 @@ struct ImportSource {
     var notes: [(line: Int, text: String)] = []
     /// The file as it was read, to wipe after a verified import: set for plaintext files only.
     var plaintextFile: SourceFile? = nil
+    /// What each entry of a Git Credential Manager store was, by its number, for
+    /// --remove-source to remove exactly what was imported (see `GCMImport`).
+    var gcmEntries: [Int: GCMEntry] = [:]
+    var fromGCM = false
+    /// What the summary calls the entries in `skippedLines`.
+    var skippedKind = "incomplete"
 
     init(name: String, credentials: [Credential], unit: String = "line") {
         self.name = name
@@ -42,7 +48,7 @@ struct ImportSource {
     func places(_ numbers: [Int]) -> String {
         let shown = numbers.prefix(5).map(String.init).joined(separator: ", ")
         let more = numbers.count > 5 ? " and \(numbers.count - 5) more" : ""
-        return unit + (numbers.count == 1 ? " " : "s ") + shown + more
+        return (numbers.count == 1 ? unit : unit.hasSuffix("y") ? unit.dropLast() + "ies" : unit + "s") + " " + shown + more
     }
 
     /// `text` about what starts at `line`.

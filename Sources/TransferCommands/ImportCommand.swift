@@ -36,6 +36,11 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 file with other hard links, of another user, read-only, or changed since it \
                 was read.
 
+                --from gcm reads Git Credential Manager's stores as its settings say, the one it \
+                uses first: its Secret Service items, ~/.gcm/store and its gpg store (your gpg \
+                may ask for the key's passphrase). What others could have put there is left \
+                out, saying why; --remove-source removes each entry imported, if unchanged.
+
                 An export file that is truncated, damaged or altered says so, apart from a \
                 wrong passphrase; one larger than 16 MiB, or asking for more scrypt work than \
                 export writes, is refused before any work.
@@ -46,11 +51,12 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                   git-credential-\(name) import ~/.netrc
                   git-credential-\(name) import --from \(name == "sqlite" ? "secretservice" : "sqlite")
                   git-credential-\(name) import backup.gitcred
+                  git-credential-\(name) import --from gcm --remove-source
                 """)
     }
 
     @OptionGroup var options: Options
-    @Option(help: ArgumentHelp("Import from this backend's store: sqlite or secretservice.", valueName: "backend"))
+    @Option(help: ArgumentHelp("Import from this backend's store: sqlite, secretservice, or gcm (Git Credential Manager's stores).", valueName: "backend"))
     var from: Backend?
     @Flag(help: "Wipe each plaintext source file once every credential in it reads back.")
     var removeSource = false
@@ -60,7 +66,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to import.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice }
+    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice, gcm }
 
     public func run() throws {
         // Here, not in validate(): the argument parser validates before it reports an
@@ -85,7 +91,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                 stored = keys
                 summary = ": \(counts[.new] ?? 0) new, \(counts[.replaced] ?? 0) replaced, \(counts[.unchanged] ?? 0) unchanged"
             }
-            for (kind, places) in [("incomplete", source.skippedLines), ("repeated", source.repeated.map(\.line)), ("expired", source.expired)] where !places.isEmpty {
+            for (kind, places) in [(source.skippedKind, source.skippedLines), ("repeated", source.repeated.map(\.line)), ("expired", source.expired)] where !places.isEmpty {
                 summary += "; skipped \(places.count) \(kind) entr\(places.count == 1 ? "y" : "ies") (\(source.places(places)))"
             }
             SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
@@ -95,6 +101,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     }
 
     func readSources() throws -> [ImportSource] {
+        if from == .gcm { return try GCMImport.sources() }
         if let from { return [try Sibling.export(from.rawValue)] }
         let paths = files.isEmpty ? PlaintextFiles.existing : files
         if paths.isEmpty {
@@ -132,6 +139,10 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         // ~/.config/git/credentials) then finds its plaintext already gone.
         let ordered = sources.filter { $0.plaintextFile?.isLink != true } + sources.filter { $0.plaintextFile?.isLink == true }
         for source in ordered {
+            if source.fromGCM {
+                kept += try GCMImport.remove(source, store: store)
+                continue
+            }
             if let file = source.plaintextFile, let earlier = removed.first(where: file.isSameFile) {
                 if earlier.path != file.path { SystemIO.writeAll(2, "left \(file.path): it leads to \(earlier.path), removed\n") }
                 continue
@@ -200,11 +211,15 @@ struct StoredKeys {
 /// Another backend's helper, run beside this one: its store is read through its own
 /// code (and libraries), and the secrets come through a pipe, never a file.
 enum Sibling {
+    /// The helper `program`, beside this one, else on PATH.
+    static func path(_ program: String) -> String? {
+        let here = Subprocess.currentExecutable.map(PrivateFiles.directory(of:))
+        return here.map { $0 + "/" + program }.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? Subprocess.which(program)
+    }
+
     static func export(_ backend: String) throws -> ImportSource {
         let program = "git-credential-" + backend
-        let here = Subprocess.currentExecutable.map(PrivateFiles.directory(of:))
-        let path = here.map { $0 + "/" + program }.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? Subprocess.which(program)
-        guard let path, let result = Subprocess.run(path, ["export", "--plaintext", "--format", "protocol"], input: []) else {
+        guard let path = path(program), let result = Subprocess.run(path, ["export", "--plaintext", "--format", "protocol"], input: []) else {
             throw HelperError(.failure, "cannot run \(program)", fix: "install it beside this helper or on PATH")
         }
         guard result.succeeded else {

@@ -20,8 +20,10 @@ struct SourceFile {
 
     /// Reads the file named `path`. `defaultFile`: it was not named by the user but found
     /// in a default place, so it must be a regular file (a FIFO there would hang the import).
-    static func read(_ path: String, defaultFile: Bool) throws -> (SourceFile, [UInt8]) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (defaultFile ? O_NONBLOCK : 0))
+    /// `followLinks` false: a symbolic link fails (found while walking a store, where one
+    /// could lead anywhere).
+    static func read(_ path: String, defaultFile: Bool, followLinks: Bool = true, limit: Int = limit) throws -> (SourceFile, [UInt8]) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (defaultFile ? O_NONBLOCK : 0) | (followLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else {
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: "check the path and its permissions")
         }
@@ -39,7 +41,7 @@ struct SourceFile {
                               fix: "move it aside, or name the file to import")
         }
         if file.isRegular && Int(info.st_size) > limit {
-            throw tooLarge(path)
+            throw tooLarge(path, limit: limit)
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -50,12 +52,12 @@ struct SourceFile {
             }
             if count == 0 { return (file, bytes) }
             bytes += chunk[0..<count]
-            if bytes.count > limit { throw tooLarge(path) }
+            if bytes.count > limit { throw tooLarge(path, limit: limit) }
         }
     }
 
-    static func tooLarge(_ path: String) -> HelperError {
-        HelperError(.usage, "\(path) is larger than import reads (\(limit >> 20) MiB)",
+    static func tooLarge(_ path: String, limit: Int = limit) -> HelperError {
+        HelperError(.usage, "\(path) is larger than import reads (\(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"))",
                     fix: "split it into smaller files, or check that it is the file you mean")
     }
 

@@ -47,6 +47,15 @@ struct OtherKeyringClients {
 
     enum GitSchema: String { case git, network }
 
+    /// Git Credential Manager (SecretServiceCollection.AddOrUpdate): secret_service_store_sync
+    /// on a service opened with OPEN_SESSION | LOAD_COLLECTIONS, its schema
+    /// com.microsoft.GitCredentialManager (DONT_MATCH_NAME; attributes service, account),
+    /// `service` = "NAMESPACE:URL" (CreateServiceName), `account` only when not blank, the
+    /// label the service, the default collection, content type "plain/text".
+    func gcm(service: String, account: String?, secret: String) throws {
+        try store(["gcm", service, account ?? ""], secret)
+    }
+
     /// Any program: an item of `schema` with these attributes and label, exactly.
     func raw(schema: String, label: String, _ attributes: [String: String], secret: [UInt8]) throws {
         try store(["raw", schema, label] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }, secret)
@@ -121,6 +130,11 @@ struct OtherKeyringClients {
           { "server", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } }
     };
 
+    static const SecretSchema gcm_schema = {
+        "com.microsoft.GitCredentialManager", SECRET_SCHEMA_DONT_MATCH_NAME,
+        { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } }
+    };
+
     int main(int argc, char **argv) {
         if (argc < 2) return 2;
         GString *secret = g_string_new(NULL);
@@ -133,6 +147,18 @@ struct OtherKeyringClients {
         char *label = NULL;
         GHashTable *attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         const char *mode = argv[1];
+        if (strcmp(mode, "gcm") == 0 && argc == 4) {
+            /* service account: GCM's AddOrUpdate, call for call */
+            GError *error = NULL;
+            SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION | SECRET_SERVICE_LOAD_COLLECTIONS, NULL, &error);
+            if (!service) { fprintf(stderr, "other-keyring-client: %s\n", error->message); return 1; }
+            put(attributes, "service", argv[2]);
+            put(attributes, "account", given(argv[3]));
+            SecretValue *value = secret_value_new(secret->str, (gssize)secret->len, "plain/text");
+            gboolean stored = secret_service_store_sync(service, &gcm_schema, attributes, NULL, argv[2], value, NULL, &error);
+            if (!stored) { fprintf(stderr, "other-keyring-client: %s\n", error ? error->message : "not stored"); return 1; }
+            return 0;
+        }
         if (strcmp(mode, "gvfs") == 0 && argc == 9) {
             /* user server domain protocol object authtype port */
             const char *user = given(argv[2]), *server = argv[3], *object = given(argv[6]);

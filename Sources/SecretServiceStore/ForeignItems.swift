@@ -1,0 +1,85 @@
+import CLibSecret
+import CSecretService
+import CredentialCore
+
+/// Items of another program's schema, read whole so that an import can bring them in
+/// (Git Credential Manager's, see TransferCommands' GCMKeyringItems): found by their
+/// `xdg:schema` attribute alone, since libsecret cannot enumerate a collection by schema
+/// otherwise. Nothing here decides what an item means; it is handed over as it is.
+public struct ForeignItem: Sendable {
+    public var path: String
+    public var attributes: [String: String]
+    /// `nil` while the item is locked.
+    public var secret: [UInt8]?
+
+    public init(path: String, attributes: [String: String], secret: [UInt8]?) {
+        self.path = path
+        self.attributes = attributes
+        self.secret = secret
+    }
+}
+
+extension SecretServiceStore {
+    /// Every item whose `xdg:schema` is `schema`, secrets loaded where the item is (or could
+    /// be) unlocked, in the order of their object paths.
+    public func foreignItems(schema: String) throws -> [ForeignItem] {
+        try withForeignItems(schema: schema) { found in found.map(\.item) }
+    }
+
+    /// Deletes the item at `item.path` only while it is still exactly `item`: the same
+    /// attributes and the same secret. Returns why it was kept, or `nil` once deleted.
+    public func deleteForeignItem(_ item: ForeignItem, schema: String) throws -> String? {
+        try withForeignItems(schema: schema) { found in
+            guard let current = found.first(where: { $0.item.path == item.path }) else {
+                return "it is no longer in the keyring"
+            }
+            guard current.item.attributes == item.attributes, current.item.secret != nil else {
+                return current.item.secret == nil ? "it is locked" : "its attributes changed since it was read"
+            }
+            guard current.item.secret == item.secret else { return "its secret changed since it was read" }
+            var error: UnsafeMutablePointer<GError>?
+            arm()
+            secret_item_delete_sync(current.object, cancellable, &error)
+            if let reason = take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
+            return nil
+        }
+    }
+
+    func withForeignItems<T>(schema: String, _ body: ([(object: UnsafeMutablePointer<SecretItem>, item: ForeignItem)]) throws -> T) throws -> T {
+        let table = Self.hashTable(["xdg:schema": schema])
+        defer { g_hash_table_unref(table) }
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        let list = secret_service_search_sync(service, nil, table, SECRET_SEARCH_ALL, cancellable, &error)
+        if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
+        defer { g_list_free_full(list, g_object_unref) }
+        let objects = Self.elements(of: list, as: SecretItem.self)
+        // Someone may unlock them at a prompt; those that stay locked are handed over without secrets.
+        let locked = objects.filter { secret_item_get_locked($0) != 0 }
+        if !locked.isEmpty, SecretPrompt.allowed {
+            let request = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
+            csecretservice_arm(UInt32.max / 2)
+            if let unlocked = csecretservice_unlock_within(service, request, timeoutSeconds) { g_list_free_full(unlocked, g_object_unref) }
+            g_list_free(request)
+        }
+        let readable = objects.filter { secret_item_get_locked($0) == 0 }
+        if !readable.isEmpty {
+            let request = readable.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
+            defer { g_list_free(request) }
+            arm()
+            secret_item_load_secrets_sync(request, cancellable, &error)
+            if let reason = take(error) { throw Self.failure("read from the Secret Service", reason) }
+        }
+        let found = objects.map { object in
+            var secret: [UInt8]?
+            if secret_item_get_locked(object) == 0, let value = secret_item_get_secret(object) {
+                var length = 0
+                secret = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+                secret_value_unref(UnsafeMutableRawPointer(value))
+            }
+            return (object, ForeignItem(path: String(cString: csecretservice_item_path(object)),
+                                        attributes: Self.dictionary(secret_item_get_attributes(object)), secret: secret))
+        }
+        return try body(found.sorted { $0.1.path < $1.1.path })
+    }
+}

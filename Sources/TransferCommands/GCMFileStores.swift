@@ -1,0 +1,152 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Git Credential Manager's two file stores, laid out as its PlaintextCredentialStore
+/// writes them (GpgPassCredentialStore is the same, encrypted): one file per credential,
+/// at `ROOT/NAMESPACE/SCHEME/HOST[:PORT]/PATH.../ACCOUNT.credential` (`.gpg`), holding
+/// "Password is the first line" then `service=URL` and `account=NAME` lines (read as its
+/// ReadDictionary reads them: up to a blank line, split at the first `=`, keys without
+/// regard to case, the last of a key winning; "Service is required", "Account is
+/// optional"). The file's contents say what it is, not its place, as in GCM's Enumerate,
+/// which checks the service in the file. Only files and directories that no one else could
+/// have made are read: a symbolic link, a FIFO, another user's file or a directory others
+/// can write is left out, with a line that says why.
+struct GCMFileStore {
+    enum Kind { case plaintext, gpg }
+    let kind: Kind
+    let root: String
+    let namespace: String
+
+    var name: String { kind == .plaintext ? "GCM's plaintext store \(root)" : "GCM's gpg store \(root)" }
+    var suffix: String { kind == .plaintext ? ".credential" : ".gpg" }
+
+    /// The most a store is walked: deeper than any URL path GCM writes, more files than
+    /// anyone's credentials.
+    static let maximumDepth = 32
+    static let maximumFiles = 20_000
+    /// A plaintext credential file larger than this is no file GCM wrote.
+    static let fileLimit = 64 << 10
+
+    /// One file found: read, or why not.
+    struct Found {
+        var relative: String
+        var file: SourceFile?
+        var bytes: [UInt8] = []
+        var problem: String?
+    }
+
+    /// The files under ROOT/NAMESPACE whose names end in the suffix, sorted by path, and
+    /// what was not read there with why; `[]` when there is no such directory. Throws when
+    /// a directory above ROOT (or ROOT) could have been put there by someone else.
+    func files() throws -> [Found] {
+        let top = root + "/" + namespace
+        var info = stat()
+        guard lstat(top, &info) == 0 else { return [] }
+        try PrivateFiles.checkDirectoryChain(root, below: top)
+        var found: [Found] = []
+        walk(top, relative: namespace, depth: 0, into: &found)
+        return found
+    }
+
+    func walk(_ directory: String, relative: String, depth: Int, into found: inout [Found]) {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            found.append(Found(relative: relative + "/", problem: "cannot examine it: \(SystemIO.errorText())"))
+            return
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            found.append(Found(relative: relative + "/", problem: "a symbolic link (to \(SourceFile.resolved(directory))), which GCM never makes; not followed"))
+            return
+        }
+        if let problem = Self.untrusted(info, kind: "directory") {
+            found.append(Found(relative: relative + "/", problem: problem + "; nothing in it was read"))
+            return
+        }
+        guard depth < Self.maximumDepth else {
+            found.append(Found(relative: relative + "/", problem: "deeper than any path GCM writes; nothing in it was read"))
+            return
+        }
+        guard let stream = opendir(directory) else {
+            found.append(Found(relative: relative + "/", problem: "cannot read it: \(SystemIO.errorText())"))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(stream)
+        for name in names.sorted() {
+            guard found.count < Self.maximumFiles else { return }
+            let path = directory + "/" + name, shown = relative + "/" + name
+            var entry = stat()
+            guard lstat(path, &entry) == 0 else { continue }
+            switch entry.st_mode & S_IFMT {
+            case S_IFDIR: walk(path, relative: shown, depth: depth + 1, into: &found)
+            case S_IFLNK:
+                // A link to a directory too: GCM never makes one, so someone else put it there.
+                found.append(Found(relative: shown, problem: "a symbolic link (to \(SourceFile.resolved(path))), which GCM never makes; not followed"))
+            case S_IFREG where name.hasSuffix(suffix):
+                found.append(read(path, relative: shown))
+            default:
+                if name.hasSuffix(suffix) {
+                    found.append(Found(relative: shown, problem: "not a regular file (\(SourceFile(path: path, info: entry).kind)); not opened"))
+                }
+            }
+        }
+    }
+
+    /// Reads one file without following a link or blocking on a FIFO put in its place.
+    func read(_ path: String, relative: String) -> Found {
+        let limit = kind == .gpg ? GPG.limit : Self.fileLimit
+        do {
+            let (file, bytes) = try SourceFile.read(path, defaultFile: true, followLinks: false, limit: limit)
+            if let problem = Self.untrusted(file.info, kind: "file") { return Found(relative: relative, problem: problem) }
+            return Found(relative: relative, file: file, bytes: bytes)
+        } catch let error as HelperError {
+            let reason = error == SourceFile.tooLarge(path, limit: limit)
+                ? "larger than any file GCM writes (over \(limit >> 10) KiB); not read" : error.message
+            return Found(relative: relative, problem: reason)
+        } catch {
+            return Found(relative: relative, problem: "cannot read it")
+        }
+    }
+
+    /// Why a file or directory may not be trusted: another user's, or writable by others
+    /// (who could then have put credentials in it); `nil` when it is only ours.
+    static func untrusted(_ info: stat, kind: String) -> String? {
+        if info.st_uid != geteuid() { return "the \(kind) belongs to uid \(info.st_uid), not to you, so it is not trusted" }
+        if info.st_mode & 0o022 != 0 {
+            return "the \(kind) is writable by group or others (mode \(String(info.st_mode & 0o7777, radix: 8))), so it is not trusted (chmod go-w it, then import again)"
+        }
+        return nil
+    }
+
+    /// A file's text as GCM reads it: the password, the service and the account; or why
+    /// GCM itself would not read it.
+    static func parse(_ text: [UInt8]) -> Result<(password: [UInt8], service: [UInt8], account: [UInt8]?), GCMService.Skip> {
+        guard let newline = text.firstIndex(of: 0x0A), newline > 0 else {
+            return .failure(GCMService.Skip("no password line, so GCM does not read it either"))
+        }
+        var attributes: [String: [UInt8]] = [:]
+        var index = newline + 1
+        while index < text.count {
+            // .NET's ReadLine ends a line at LF, CR or CR LF.
+            let end = text[index...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? text.count
+            let line = text[index..<end]
+            index = end < text.count && text[end] == 0x0D && end + 1 < text.count && text[end + 1] == 0x0A ? end + 2 : end + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { break }
+            guard let equals = line.firstIndex(of: 0x3D), equals > line.startIndex else { continue }
+            attributes[String(decoding: line[..<equals], as: UTF8.self).lowercased()] = Array(line[(equals + 1)...])
+        }
+        guard let service = attributes["service"] else {
+            return .failure(GCMService.Skip("no service= line, so GCM does not read it either"))
+        }
+        return .success((Array(text[..<newline]), service, attributes["account"]))
+    }
+}

@@ -1,0 +1,91 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The user's gpg, run to decrypt a file of a pass-compatible store (GCM's gpg store).
+/// The ciphertext goes in on stdin and the plaintext comes back on stdout: secrets on
+/// pipes only, never in a file or an argument. gpg asks gpg-agent for the key, and the
+/// agent asks the user through pinentry when the passphrase is not cached: that is only
+/// allowed when someone can answer (a display, or a terminal named in GPG_TTY); otherwise
+/// `--pinentry-mode error` makes the agent fail at once rather than wait. Either way gpg
+/// is killed when it runs out of time, so import never hangs on it.
+enum GPG {
+    /// Which gpg, as GCM finds it (CredentialStore.GetGpgPath): GCM_GPG_PATH, else gpg2
+    /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency").
+    static var program: String? {
+        SystemIO.environment("GCM_GPG_PATH") ?? Subprocess.which("gpg2") ?? Subprocess.which("gpg")
+    }
+
+    /// The largest file it decrypts: a credential is a line of secret and two of names, and
+    /// a ciphertext that fits a pipe's buffer is written before gpg writes anything back.
+    static let limit = 64 << 10
+
+    /// Whether pinentry could reach someone: a graphical session, or the terminal gpg's
+    /// curses pinentry is told of (GPG_TTY, which this sets from the terminal we run on),
+    /// unless GIT_TERMINAL_PROMPT forbids the terminal, as it does for git's own prompts.
+    static func canAsk() -> Bool {
+        guard SecretPrompt.allowed else { return false }
+        if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
+        guard SecretPrompt.terminalAllowed else { return false }
+        if SystemIO.environment("GPG_TTY") != nil { return true }
+        // As GCM's Gpg.PrepareEnvironment: over SSH, "use the SSH_TTY variable for our GPG_TTY".
+        if let ssh = SystemIO.environment("SSH_TTY") {
+            setenv("GPG_TTY", ssh, 1)
+            return true
+        }
+        for fd: Int32 in [0, 2, 1] where isatty(fd) == 1 {
+            if let name = ttyname(fd) {
+                setenv("GPG_TTY", name, 1)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// A file gpg cannot decrypt for a reason that is the file's, not the user's: it is
+    /// no OpenPGP data, or it is encrypted to no key the user has.
+    struct NotDecryptable: Error { let reason: String }
+
+    /// The plaintext of `ciphertext` (read from `name`, for messages). Throws
+    /// `NotDecryptable` for a file no passphrase would open, and a `HelperError` when the
+    /// user's key could not be used (its passphrase could not be asked for, gpg failed).
+    static func decrypt(_ ciphertext: [UInt8], name: String) throws -> [UInt8] {
+        guard let program else {
+            throw HelperError(.failure, "cannot decrypt \(name): gpg is not installed (nor gpg2, nor GCM_GPG_PATH)",
+                              fix: "install gnupg (apt install gnupg), then import again")
+        }
+        let asks = canAsk()
+        // --status-fd 2: gpg's machine-readable lines, in any locale, beside its messages.
+        let arguments = ["--batch", "--no-tty", "--quiet", "--status-fd", "2", "--decrypt"] + (asks ? [] : ["--pinentry-mode", "error"])
+        guard let result = Subprocess.run(program, arguments, input: ciphertext, limit: limit, timeoutSeconds: asks ? 120 : 20) else {
+            throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
+        }
+        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
+        let status = lines.filter { $0.hasPrefix("[GNUPG:] ") }.map { $0.dropFirst("[GNUPG:] ".count).split(separator: " ").first.map(String.init) ?? "" }
+        let message = lines.last { !$0.hasPrefix("[GNUPG:] ") }.map(String.init) ?? "exit status \(result.status)"
+        let fix = asks ? "check that gpg --decrypt \(ShellWord.quoted(name)) works, then import again"
+            : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(ShellWord.quoted(name)) >/dev/null caches it)"
+        if result.timedOut {
+            throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(asks ? 120 : 20) seconds", fix: fix)
+        }
+        guard result.succeeded else {
+            // What gpg 2.2 says (seen with 2.2.40): NODATA for what is no OpenPGP message;
+            // DECRYPTION_FAILED without KEY_CONSIDERED when no secret key of the user's is
+            // one it was encrypted to (with one, KEY_CONSIDERED names it, and the failure is
+            // the passphrase's).
+            if status.contains("NODATA") && !status.contains("BEGIN_DECRYPTION") {
+                throw NotDecryptable(reason: "not an OpenPGP file (gpg found no encrypted data in it)")
+            }
+            if status.contains("DECRYPTION_FAILED") && !status.contains("KEY_CONSIDERED") {
+                throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
+            }
+            throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
+        }
+        guard result.output.count <= limit else {
+            throw NotDecryptable(reason: "it decrypts to more than a credential (over \(limit >> 10) KiB)")
+        }
+        return result.output
+    }
+}
