@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "git-credential-secretservice", targets: ["git-credential-secretservice"]),
         .executable(name: "git-credential-keyring", targets: ["git-credential-keyring"]),
         .executable(name: "basic-auth-header", targets: ["basic-auth-header"]),
+        .executable(name: "git-credential-pass", targets: ["git-credential-pass"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -68,6 +69,10 @@ let package = Package(
         .target(name: "KeyringCommands", dependencies: ["HelperCommand", "TransferCommands", "KeyringStore", "SecretServiceStore", "SQLiteCommands"]),
         .executableTarget(name: "git-credential-keyring", dependencies: ["HelperCommand", "KeyringCommands"]),
         .executableTarget(name: "basic-auth-header", dependencies: ["HelperCommand"], linkerSettings: staticPIE),
+        // pass and gpg run as processes: no library of the desktop.
+        .target(name: "PassStore", dependencies: ["CredentialCore"]),
+        .target(name: "PassCommands", dependencies: ["HelperCommand", "TransferCommands", "PassStore"]),
+        .executableTarget(name: "git-credential-pass", dependencies: ["HelperCommand", "PassCommands"]),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

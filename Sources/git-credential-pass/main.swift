@@ -1,0 +1,4 @@
+import HelperCommand
+import PassCommands
+
+HelperRunner.main(PassHelper.self)
