@@ -49,12 +49,12 @@ public enum PassDiagnosis {
             return HealthCheck(.warn, "sync", "the password store is not a git repository: nothing is synced or kept in history",
                                fix: "pass git init, then pass git remote add origin URL")
         }
-        let pass = PassProgram(directory: directory)
-        guard let remotes = try? pass.run(["git", "remote"]), remotes.succeeded, !remotes.outputText.trimmed.isEmpty else {
+        let sync = PassSync(pass: PassProgram(directory: directory))
+        guard let remotes = try? sync.git(["remote"]), remotes.succeeded, !remotes.outputText.trimmed.isEmpty else {
             return HealthCheck(.warn, "sync", "the password store's repository has no remote: sync has nowhere to push",
                                fix: "pass git remote add origin URL")
         }
-        guard let identity = try? pass.run(["git", "var", "GIT_COMMITTER_IDENT"]), identity.succeeded else {
+        guard let identity = try? sync.git(["var", "GIT_COMMITTER_IDENT"]), identity.succeeded else {
             return HealthCheck(.fail, "sync", "git has no identity to commit with in the password store, so pass stores without committing",
                                fix: "git config --global user.email YOU@EXAMPLE.COM and user.name")
         }

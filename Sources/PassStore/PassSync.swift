@@ -1,7 +1,7 @@
 import CredentialCore
 
 /// `sync`: the password store's git repository, merged with its upstream and pushed, all
-/// through `pass git`. A credential stored on two machines before either synced is a
+/// with git in the store, as `pass git` runs it. A credential stored on two machines before either synced is a
 /// conflict on one entry of `git/`: the upstream's version (pushed first) is kept, so
 /// that every machine ends with one answer. Any other conflict is a person's to resolve:
 /// the merge is undone and nothing changes.
@@ -20,7 +20,17 @@ public struct PassSync {
             environment["GIT_TERMINAL_PROMPT"] = "0"
             if SystemIO.environment("GIT_SSH_COMMAND") == nil { environment["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes" }
         }
-        return try pass.run(["git"] + arguments, timeout: network ? networkTimeout : PassProgram.timeoutSeconds, environment: environment)
+        // git itself in the store, as `pass git` runs it: pass 1.7 exits 0 whatever git did.
+        let timeout = network ? networkTimeout : PassProgram.timeoutSeconds
+        guard let result = Subprocess.run("git", ["-C", pass.directory] + arguments, input: [],
+                                          environment: environment, timeoutSeconds: timeout) else {
+            throw HelperError(.failure, "git is not installed (or not on PATH)", fix: "sudo apt install git")
+        }
+        if result.timedOut {
+            throw HelperError(.unavailable, "git \(arguments.first ?? "") did not finish within \(Int(timeout)) seconds",
+                              fix: "run pass git \(arguments.first ?? "") in a terminal to see what it waits for")
+        }
+        return result
     }
 
     /// The output of a git command that must succeed, trimmed.
