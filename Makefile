@@ -4,7 +4,7 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-EXECUTABLES := git-credential-sqlite git-credential-secretservice git-credential-keyring basic-auth-header
+EXECUTABLES := git-credential-sqlite git-credential-secretservice git-credential-keyring git-credential-pass basic-auth-header
 SCRIPTS := scripts/credential-curl
 COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -19,7 +19,7 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+TEST_PACKAGES := $(BUILD_PACKAGES) git pass gnupg curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))

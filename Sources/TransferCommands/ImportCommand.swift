@@ -50,7 +50,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     }
 
     @OptionGroup var options: Options
-    @Option(help: ArgumentHelp("Import from this backend's store: sqlite or secretservice.", valueName: "backend"))
+    @Option(help: ArgumentHelp("Import from this backend's store: sqlite, secretservice or pass.", valueName: "backend"))
     var from: Backend?
     @Flag(help: "Wipe each plaintext source file once every credential in it reads back.")
     var removeSource = false
@@ -60,7 +60,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to import.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice }
+    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice, pass }
 
     public func run() throws {
         // Here, not in validate(): the argument parser validates before it reports an

@@ -41,6 +41,22 @@ import Testing
         #expect(store.entryNames() == ["git/https/git.example/notes"])
     }
 
+    @Test func credentialsMoveBetweenPassAndTheSQLiteStore() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice)
+        let database = store.sandbox.root + "/sqlite/credentials.db"
+        let sqlite = store.sandbox.sqlite(["--db", database]).with(environment: store.environment)
+        let imported = try sqlite("import", "--from", "pass")
+        #expect(imported.exitCode == 0, "\(imported)")
+        #expect(try sqlite.password(for: request) == "alice-secret")
+        try sqlite.storeAll(wire("protocol=https", "host=other.example", "username=carol", "password=carol-secret"))
+        let passHelper = PassHelperProcess(store: store, environment: ["GIT_CREDENTIAL_SQLITE_DB": database])
+        let back = try passHelper("import", "--from", "sqlite")
+        #expect(back.exitCode == 0, "\(back)")
+        #expect(try store.helper.password(for: wire("protocol=https", "host=other.example")) == "carol-secret")
+        #expect(store.entryNames() == ["git/https/git.example/alice", "git/https/other.example/carol"])
+    }
+
     // MARK: Across machines
 
     /// Two HOMEs, each with the same key (one person's two machines), sharing a bare repository.
