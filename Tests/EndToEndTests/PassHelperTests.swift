@@ -168,6 +168,44 @@ import Testing
         #expect(store.entryNames() == ["git/https/git.example/alice"], "erase removed what it could not read")
     }
 
+    /// gpg-agent's pinentry reaches the person at the terminal git runs in (GPG_TTY from
+    /// the helper's stderr), with time to answer. A pinentry of the test's own plays
+    /// pinentry-curses: it asks on the terminal the agent names.
+    @Test func aPinentryOnTheTerminalIsAnswered() throws {
+        let store = try PasswordStore(passphrase: "key-passphrase")
+        try store.helper.storeAll(alice)
+        let pinentry = try store.sandbox.file("pinentry", Self.terminalPinentry, mode: 0o700)
+        try store.sandbox.file("gnupg/gpg-agent.conf", "pinentry-program \(pinentry)\n")
+        try store.expectSuccess(store.sandbox.run("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: store.environment))
+        let session = try store.sandbox.atTerminal(BuiltProducts.passHelper, ["get"], input: request, answers: ["key-passphrase"],
+                                                   stderrOnTerminal: true, environment: store.environment.merging(["TERM": "dumb"]) { $1 })
+        #expect(session.terminal.contains("Passphrase for gpg:"), "\(session)")
+        #expect(session.code == 0 && session.stdout.contains("password=alice-secret"), "\(session)")
+    }
+
+    static let terminalPinentry = #"""
+        #!/usr/bin/python3
+        import sys
+        tty = None
+        print("OK ready", flush=True)
+        for line in sys.stdin:
+            command = line.strip()
+            if command.startswith("OPTION ttyname="):
+                tty = command.split("=", 1)[1]
+            if command.startswith("GETPIN") and tty:
+                with open(tty, "r+b", buffering=0) as terminal:
+                    terminal.write(b"Passphrase for gpg: ")
+                    pin = terminal.readline().rstrip(b"\r\n")
+                print("D " + pin.decode() + "\nOK", flush=True)
+            elif command.startswith("GETPIN"):
+                print("ERR 83886179 no terminal", flush=True)
+            elif command == "BYE":
+                print("OK", flush=True)
+                break
+            else:
+                print("OK", flush=True)
+        """#
+
     // MARK: Setup problems, one line each
 
     @Test func anUninitialisedStoreSaysHowToInitialiseIt() throws {
