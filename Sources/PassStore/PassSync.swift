@@ -10,9 +10,11 @@ public struct PassSync {
 
     public init(pass: PassProgram) { self.pass = pass }
 
-    /// Fetching and pushing go over the network: longer than a local call, still bounded,
-    /// and without a person, no prompt for an ssh passphrase or a password.
-    var networkTimeout: Double { PassProgram.personPresent ? 600 : 60 }
+    /// Fetching and pushing go over the network: longer than a local call, and without a
+    /// person, no prompt for an ssh passphrase or a password. With a person, no limit: ssh
+    /// asks on the terminal, which a process group of its own (how a limit is kept) could
+    /// not read, and the person can interrupt.
+    var networkTimeout: Double? { PassProgram.personPresent ? nil : 60 }
 
     func git(_ arguments: [String], network: Bool = false) throws -> Subprocess.Result {
         var environment: [String: String] = [:]
@@ -27,7 +29,7 @@ public struct PassSync {
             throw HelperError(.failure, "git is not installed (or not on PATH)", fix: "sudo apt install git")
         }
         if result.timedOut {
-            throw HelperError(.unavailable, "git \(arguments.first ?? "") did not finish within \(Int(timeout)) seconds",
+            throw HelperError(.unavailable, "git \(arguments.first ?? "") did not finish within \(Int(timeout ?? 0)) seconds",
                               fix: "run pass git \(arguments.first ?? "") in a terminal to see what it waits for")
         }
         return result
