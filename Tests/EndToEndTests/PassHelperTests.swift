@@ -57,6 +57,23 @@ import Testing
         #expect(store.entryNames() == ["git/https/git.example/alice", "git/https/other.example/carol"])
     }
 
+    /// keyring never picks pass; when git's configuration runs it too, the other helpers'
+    /// list and keyring's which say so, and where git asks it.
+    @Test func listAndWhichOfTheOtherHelpersMentionAConfiguredPass() throws {
+        let sandbox = try Sandbox()
+        let keyring = KeyringHelper(sandbox: sandbox, environment: try sandbox.noSessionBus())
+        #expect(try keyring("which").stdoutLines.allSatisfy { !$0.contains("pass") })
+        #expect(try sandbox.sqlite()("list").stderr.isEmpty)
+        for line in ["keyring", "pass"] {
+            let added = try sandbox.git(["config", "--global", "--add", "credential.helper", line])
+            #expect(added.exitCode == 0, "\(added)")
+        }
+        let which = try keyring("which")
+        #expect(which.stdoutLines.last == "pass: git also asks git-credential-pass (after git-credential-keyring), whose credentials are not shown here: git-credential-pass list", "\(which)")
+        let list = try sandbox.sqlite()("list")
+        #expect(list.exitCode == 0 && list.stderrText == "note: git also asks git-credential-pass (configured too), whose credentials are not shown here: git-credential-pass list\n", "\(list)")
+    }
+
     // MARK: Across machines
 
     /// Two HOMEs, each with the same key (one person's two machines), sharing a bare repository.
