@@ -223,6 +223,18 @@ import Testing
                 print("OK", flush=True)
         """#
 
+    @Test func doctorRoundTripsInAStoreOfItsOwn() throws {
+        let store = try PasswordStore()
+        let commits = try store.pass(["git", "rev-list", "--count", "HEAD"]).stdoutText
+        let doctor = try store.helper("doctor")
+        for expected in ["ok    pass: ", "ok    gpg: ", "ok    password store: ", "ok    gpg key: ", "warn  sync: the password store's repository has no remote",
+                         "ok    round trip: stored, read back and erased"] {
+            #expect(doctor.stdoutLines.contains { $0.hasPrefix(expected) }, "\(expected): \(doctor)")
+        }
+        #expect(store.entryNames().isEmpty)
+        #expect(try store.pass(["git", "rev-list", "--count", "HEAD"]).stdoutText == commits, "doctor committed to the user's store")
+    }
+
     // MARK: Setup problems, one line each
 
     @Test func anUninitialisedStoreSaysHowToInitialiseIt() throws {
