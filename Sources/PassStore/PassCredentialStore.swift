@@ -20,7 +20,7 @@ public final class PassCredentialStore: CredentialStore {
             Trace.note("no password store entries under \(Trace.quoted(directory + "/" + PassEntry.root))")
             return nil
         }
-        guard Subprocess.which("pass") != nil else { throw PassProgram.missing("pass") }
+        for program in ["pass", "gpg"] where Subprocess.which(program) == nil { throw PassProgram.missing(program) }
         return PassCredentialStore(pass: PassProgram(directory: directory))
     }
 
@@ -28,7 +28,7 @@ public final class PassCredentialStore: CredentialStore {
     /// gpg installed. pass creates the entries' directories itself.
     public static func openForWriting(directory: String) throws -> PassCredentialStore {
         for program in ["pass", "gpg"] where Subprocess.which(program) == nil {
-            throw HelperError(.failure, "\(program) is not installed (or not on PATH)", fix: "install it: sudo apt install pass gnupg")
+            throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
         }
         guard try checkDirectory(directory) else {
             throw HelperError(.failure, "there is no password store at \(directory): pass was never initialised",
