@@ -120,13 +120,23 @@ public struct PassSync {
             throw HelperError(.failure, "the merge of \(upstream) conflicts on \(others.joined(separator: ", ")), which is not a git credential; the merge was undone and nothing changed",
                               fix: "pass git pull, resolve the conflict (pass edit), pass git commit, then sync again")
         }
-        for path in ours {
-            // Taken whole: an entry is one encrypted file, which no line-by-line merge can join.
-            _ = try must(["checkout", "--theirs", "--", path], doing: "cannot take \(upstream)'s \(path)", fix: "pass git merge --abort")
-            _ = try must(["add", "--", path], doing: "cannot take \(upstream)'s \(path)", fix: "pass git merge --abort")
+        do {
+            for path in ours {
+                // Taken whole: an entry is one encrypted file, which no line-by-line merge can
+                // join. Erased there (no version of theirs): erased here too.
+                if try git(["checkout", "--theirs", "--", path]).succeeded {
+                    _ = try must(["add", "--", path], doing: "cannot take \(upstream)'s \(path)", fix: "run sync again")
+                } else {
+                    _ = try must(["rm", "--quiet", "--force", "--", path], doing: "cannot take \(upstream)'s erasure of \(path)", fix: "run sync again")
+                }
+            }
+            _ = try must(["commit", "--no-edit", "--quiet"], doing: "cannot commit the merge of \(upstream)",
+                         fix: "set your git identity (git config --global user.email ...), then sync again")
+        } catch {
+            // Never a store left in the middle of a merge.
+            _ = try? git(["merge", "--abort"])
+            throw error
         }
-        _ = try must(["commit", "--no-edit", "--quiet"], doing: "cannot commit the merge of \(upstream)",
-                     fix: "set your git identity (git config --global user.email ...), then pass git merge --abort and sync again")
         return ours.map { String($0.dropLast(4)) }
     }
 }

@@ -122,6 +122,23 @@ import Testing
         }
     }
 
+    @Test func aCredentialErasedOnOneMachineAndReplacedOnTheOtherEndsWithOneAnswer() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        try laptop.helper.storeAll(alice)
+        #expect(try laptop.helper("sync").exitCode == 0)
+        #expect(try desktop.helper("sync").exitCode == 0)
+        #expect(try laptop.helper.erase(request).exitCode == 0)
+        try desktop.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=replaced"))
+        #expect(try laptop.helper("sync").exitCode == 0)
+        let merged = try desktop.helper("sync")
+        #expect(merged.exitCode == 0 && merged.stderrText.contains("kept the version already on origin/main: git/https/git.example/alice"), "\(merged)")
+        #expect(try laptop.helper("sync").exitCode == 0)
+        for machine in [laptop, desktop] {
+            #expect(try machine.helper.password(for: request) == nil)
+            #expect(try machine.pass(["git", "status", "--porcelain"]).stdout.isEmpty, "a broken store")
+        }
+    }
+
     @Test func aConflictOnAPersonsOwnPasswordIsLeftToThemAndChangesNothing() throws {
         let (laptop, desktop, _) = try twoMachines()
         try laptop.expectSuccess(laptop.pass(["insert", "--multiline", "mail"], input: Array("laptop\n".utf8)))
