@@ -41,6 +41,20 @@ import Testing
         #expect(store.entryNames() == ["git/https/git.example/notes"])
     }
 
+    @Test func configureThenGitUsesItAndEraseHostForgetsIt() throws {
+        let store = try PasswordStore()
+        let configured = try store.helper("configure")
+        #expect(configured.exitCode == 0, "\(configured)")
+        let lines = try store.sandbox.git(["config", "--global", "--get-all", "credential.helper"]).stdoutLines
+        #expect(lines == ["", BuiltProducts.passHelper], "\(lines)")
+        let approve = try store.sandbox.git(["credential", "approve"], input: alice, environment: store.environment)
+        #expect(approve.exitCode == 0 && approve.stderr.isEmpty, "\(approve)")
+        #expect(store.entryNames() == ["git/https/git.example/alice"])
+        let erased = try store.helper("erase", "git.example")
+        #expect(erased.exitCode == 0 && erased.stderrText == "erased 1 credential\n", "\(erased)")
+        #expect(store.entryNames().isEmpty)
+    }
+
     @Test func credentialsMoveBetweenPassAndTheSQLiteStore() throws {
         let store = try PasswordStore()
         try store.helper.storeAll(alice)
