@@ -68,7 +68,7 @@ public final class PassCredentialStore: CredentialStore {
     public func replace(with credentials: [Credential], progress: Progress?) throws {
         for credential in credentials {
             guard let name = PassEntry.name(of: credential) else { continue }
-            let result = try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential))
+            let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
                                   fix: "check the keys in \(Self.recipientsFile(for: name, in: directory) ?? "the store's .gpg-id") (gpg --list-keys), then try again")
@@ -100,10 +100,31 @@ public final class PassCredentialStore: CredentialStore {
     }
 
     func removeEntry(_ name: String) throws {
-        let result = try pass.run(["rm", "--force", name])
+        let result = try whileWriting { try pass.run(["rm", "--force", name]) }
         guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
             throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run pass rm \(name)")
         }
+    }
+
+    /// Runs a pass command that changes the store while no other git-credential-pass does:
+    /// pass commits each change, and two commits at once in one repository fail on git's
+    /// index lock, leaving an entry stored but never committed (8 stores at once left 3).
+    /// The lock is a file in the repository's .git, which nothing tracks or syncs.
+    func whileWriting<T>(_ body: () throws -> T) throws -> T {
+        let gitDirectory = directory + "/.git"
+        guard PrivateFiles.exists(gitDirectory) else { return try body() }
+        let fd = open(gitDirectory + "/git-credential-pass.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        let deadline = time(nil) + time_t(PassProgram.timeoutSeconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard time(nil) < deadline else {
+                throw HelperError(.unavailable, "another git-credential-pass has been changing the password store for \(Int(PassProgram.timeoutSeconds)) seconds",
+                                  fix: "wait for it, or look for a stuck git-credential-pass process")
+            }
+            usleep(20_000)
+        }
+        return try body()
     }
 
     // MARK: Entries

@@ -88,6 +88,18 @@ import Testing
         #expect(list.exitCode == 0 && list.stderrText == "note: git also asks git-credential-pass (configured too), whose credentials are not shown here: git-credential-pass list\n", "\(list)")
     }
 
+    /// git stores from parallel processes (submodules, jobs): every entry is committed.
+    @Test func storesAtOnceAreEachCommitted() throws {
+        let store = try PasswordStore()
+        // A shell starts them all at once, as a job runner does; each one's failure shows on stderr.
+        let script = "for i in 1 2 3 4 5 6 7 8; do printf 'protocol=https\\nhost=git.example\\nusername=user%s\\npassword=secret-%s\\n\\n' $i $i | \"$0\" store & done; wait"
+        let result = try store.sandbox.run("/bin/sh", ["-c", script, BuiltProducts.passHelper], environment: store.environment)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(store.entryNames().count == 8)
+        let status = try store.pass(["git", "status", "--porcelain"])
+        #expect(status.stdout.isEmpty, "stored but not committed: \(status.stdoutText)")
+    }
+
     // MARK: Across machines
 
     /// Two HOMEs, each with the same key (one person's two machines), sharing a bare repository.
