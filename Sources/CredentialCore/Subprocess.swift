@@ -66,9 +66,13 @@ public enum Subprocess {
         }
         guard spawned == 0 else { return nil }
         let deadline = timeoutSeconds.map { monotonicSeconds() + $0 }
-        let (output, errors, late) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
-        if late { kill(-pid, SIGKILL) }
+        var (output, errors, late) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
         var status: Int32 = 0
+        // A child may close its pipes and still not end: the limit holds for its exit too.
+        while let deadline, !late, waitpid(pid, &status, WNOHANG) == 0 {
+            if monotonicSeconds() >= deadline { late = true } else { usleep(2_000) }
+        }
+        if late { kill(-pid, SIGKILL) }
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         var result = Result(status: exitStatus, output: output, errors: errors)
