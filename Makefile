@@ -22,7 +22,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # FoundationEssentials' own JSONDecoder, CocoaError and String+Comparison, not by us),
 # Concurrency and dispatch 0.67; then BoringSSL 1.55 and SQLite 1.16 in each. -Osize
 # saved 0.9 MB and made a sqlite get 0.4% more instructions: not taken.
-STATIC_NAMES := git-credential-sqlite basic-auth-header
+STATIC_NAMES := git-credential-sqlite git-credential-pass basic-auth-header
 LIBSECRET_NAMES := git-credential-secretservice git-credential-keyring
 EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
 SCRIPTS := scripts/credential-curl
@@ -39,7 +39,7 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc gnupg pinentry-curses \
+TEST_PACKAGES := $(BUILD_PACKAGES) git pass gnupg pinentry-curses curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))

@@ -64,8 +64,11 @@ let package = Package(
         .target(name: "SQLiteCommands", dependencies: ["HelperCommand", "TransferCommands", "SQLiteStore"]),
         .target(name: "SecretServiceCommands", dependencies: ["HelperCommand", "TransferCommands", "SecretServiceStore"]),
         .target(name: "KeyringCommands", dependencies: ["HelperCommand", "TransferCommands", "KeyringStore", "SecretServiceStore", "SQLiteCommands"]),
-        // git-credential-sqlite and basic-auth-header: no library of the desktop, a static PIE.
-        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands"], linkerSettings: staticPIE),
+        // pass and gpg run as processes: no library of the desktop.
+        .target(name: "PassStore", dependencies: ["CredentialCore"]),
+        .target(name: "PassCommands", dependencies: ["HelperCommand", "TransferCommands", "PassStore"]),
+        // git-credential-sqlite, git-credential-pass and basic-auth-header: no library of the desktop, a static PIE.
+        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands"], linkerSettings: staticPIE),
         // git-credential-secretservice and git-credential-keyring: libsecret, linked dynamically.
         .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands"]),
         .testTarget(

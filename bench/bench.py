@@ -114,6 +114,7 @@ DEFAULT_BIN_DIR = SCRIPT_DIR.parent / ".build" / "release"
 DEFAULT_OUT_DIR = SCRIPT_DIR / "out"
 HELPER_NAME = "git-credential-sqlite"
 SECRETSERVICE_NAME = "git-credential-secretservice"
+PASS_NAME = "git-credential-pass"
 WITH_TEST_KEYRING = SCRIPT_DIR.parent / "scripts" / "with-test-keyring"
 LIBSECRET_SOURCE = Path("/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c")
 
@@ -128,6 +129,7 @@ TARGET_SECRETSERVICE_GIT_OPERATION_RATIO = 0.8  # get + store unchanged: secrets
 GIT_OPERATION = "one git operation"
 SMALL, LARGE = 10, 100_000
 KEYRING_ITEMS = 200
+PASS_ENTRIES = 10
 
 PASSPHRASE = "correct horse battery staple (bench)"
 UNLOCK_TIMEOUT = "1h"   # longer than any run; `lock` drops the key at the end anyway
@@ -539,6 +541,43 @@ def secretservice_vs_libsecret(binary: Path, environment: Environment, setup_log
                   b_operations=operations_for(credentials[half:], git_operation_index=0))
 
 
+def pass_vs_sqlite(sqlite_binary: Path, pass_binary: Path, environment: Environment, setup_log: dict,
+                   cleanups: list) -> RowSet:
+    """git-credential-pass on a password store of its own (a gpg key without passphrase made
+    here, a git repository: pass commits every store), beside the SQLite store with the same
+    entries. Its get is one run of pass, which runs gpg, which asks gpg-agent to decrypt:
+    those set the floor. The keyring's row set is not this one: gpg is not libsecret."""
+    workdir = environment.root / "pass"
+    credentials, store_file = prepare_data(workdir, PASS_ENTRIES)
+    gnupg = workdir / "gnupg"
+    gnupg.mkdir(mode=0o700)
+    env = dict(environment.env, GNUPGHOME=str(gnupg), PASSWORD_STORE_DIR=str(workdir / "store"),
+               GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.invalid",
+               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.invalid")
+    cleanups.append(lambda: subprocess.run(["gpgconf", "--kill", "all"], env=env, check=False))
+
+    def run(argv: list[str]) -> str:
+        return subprocess.run(argv, env=env, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout
+    unattended = ["gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", ""]
+    run(unattended + ["--quick-gen-key", "Bench <bench@example.invalid>", "ed25519", "cert,sign", "never"])
+    fingerprint = next(line.split(":")[9] for line in run(["gpg", "--with-colons", "--list-keys"]).splitlines()
+                       if line.startswith("fpr:"))
+    run(unattended + ["--quick-add-key", fingerprint, "cv25519", "encr", "never"])
+    run(["pass", "init", fingerprint])
+    run(["pass", "git", "init"])
+    ours = Helper(PASS_NAME, [str(pass_binary)], Environment(root=environment.root, env=env))
+    start = time.perf_counter()
+    for credential in credentials:
+        ours.run("store", credential.request())
+    setup_log[f"pass_{PASS_ENTRIES}"] = {"seconds": round(time.perf_counter() - start, 3),
+                                         "stored_with": f"{PASS_NAME} store"}
+    sqlite = sqlite_helper(sqlite_binary, workdir / "credentials.db", workdir / "key", environment,
+                           f"{HELPER_NAME} (key file)")
+    setup_log[f"import_pass_{PASS_ENTRIES}"] = import_into_sqlite(sqlite, store_file)
+    return RowSet("pass vs sqlite", PASS_ENTRIES, ours, sqlite, credentials, operations_for(credentials))
+
+
 def check_same_data(row_set: RowSet) -> None:
     """Both helpers must answer for the first and last entry before anything is timed."""
     for helper in (row_set.a, row_set.b):
@@ -732,7 +771,9 @@ def format_report(meta: dict, row_sets: list[dict], targets: list[dict]) -> str:
               "passphrase vs key file": "A = git-credential-sqlite, passphrase mode, key cached (unlocked)"
                                         "   B = git-credential-sqlite, key-file mode",
               "secretservice vs libsecret": "A = git-credential-secretservice   B = git-credential-libsecret"
-                                            " (git contrib, gcc -O2); one gnome-keyring"}
+                                            " (git contrib, gcc -O2); one gnome-keyring",
+              "pass vs sqlite": "A = git-credential-pass (pass, gpg, a key without passphrase, a git repository)"
+                                "   B = git-credential-sqlite (key file)"}
     previous_label = None
     for row_set in row_sets:
         if row_set["label"] != previous_label:
@@ -809,6 +850,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="leave out the passphrase vs key-file row set")
     parser.add_argument("--skip-secretservice", action="store_true",
                         help="leave out the git-credential-secretservice vs git-credential-libsecret row set")
+    parser.add_argument("--skip-pass", action="store_true",
+                        help="leave out the git-credential-pass vs git-credential-sqlite row set")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR,
                         help="where results.json and results.txt go (default: %(default)s)")
     parser.add_argument("--tmp-root", type=Path, default=None,
@@ -904,6 +947,8 @@ def main(argv: list[str]) -> int:
             setups.append(secretservice_vs_libsecret(secretservice_binary, environment, meta["setup"]))
             meta["secretservice_helper"] = str(secretservice_binary)
             meta["keyring"] = command_output(["gnome-keyring-daemon", "--version"])
+        if not args.skip_pass:
+            setups.append(pass_vs_sqlite(binary, (args.bin / PASS_NAME).resolve(), environment, meta["setup"], cleanups))
         row_sets = measure_all(setups, args.config)
     except BenchError as error:
         print(f"\nBENCHMARK FAILED: {error}", file=sys.stderr)

@@ -54,7 +54,7 @@ public enum SecretPrompt {
         SystemIO.environment("GIT_ASKPASS") ?? SystemIO.environment("SSH_ASKPASS")
     }
 
-    static var terminalAvailable: Bool {
+    public static var terminalAvailable: Bool {
         guard terminalAllowed else { return false }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return false }

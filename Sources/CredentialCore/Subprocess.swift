@@ -13,10 +13,11 @@ public enum Subprocess {
         public var status: Int32
         public var output: [UInt8]
         public var errors: [UInt8]
-        /// It ran out of its time and was killed (see `run`'s `timeoutSeconds`).
+
+        /// Killed (with its process group) because it outlasted the caller's time limit.
         public var timedOut = false
 
-        public var succeeded: Bool { status == 0 }
+        public var succeeded: Bool { status == 0 && !timedOut }
         public var outputText: String { String(decoding: output, as: UTF8.self) }
         /// The last line of stderr, for a one-line message (git's `fatal: ...`).
         public var lastErrorLine: String {
@@ -24,11 +25,13 @@ public enum Subprocess {
         }
     }
 
-    /// `nil` when the program cannot be started (not found, not executable). With
-    /// `timeoutSeconds`, a child still running then is killed (SIGKILL): a program that may
-    /// wait for someone (gpg's pinentry) cannot hang the helper.
+    /// `nil` when the program cannot be started (not found, not executable).
+    /// `environment`: variables set (or replaced) for the child only. `timeoutSeconds`: the
+    /// child runs in a process group of its own, killed whole when it has not finished by
+    /// then (a program it started, gpg under pass, would otherwise keep the pipes open).
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
-                           collectErrors: Bool = true, limit: Int = 1 << 30, timeoutSeconds: Int? = nil) -> Result? {
+                           collectErrors: Bool = true, limit: Int = 1 << 30,
+                           environment: [String: String] = [:], timeoutSeconds: Double? = nil) -> Result? {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard privatePipe(&outPipe), !collectErrors || privatePipe(&errPipe), input == nil || privatePipe(&inPipe) else {
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
@@ -42,8 +45,18 @@ public enum Subprocess {
         if input != nil { posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if timeoutSeconds != nil {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        let variables = environment.isEmpty ? nil : mergedEnvironment(environment)
+        defer { variables?.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        let spawned = variables.map { posix_spawnp(&pid, program, &actions, &attributes, argv, $0) }
+            ?? posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
         defer { for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) } }
         if let input, inPipe[1] >= 0 {
@@ -52,13 +65,39 @@ public enum Subprocess {
             close(inPipe[1])
         }
         guard spawned == 0 else { return nil }
-        let deadline = timeoutSeconds.map { monotonicMilliseconds() + Int64($0) * 1000 }
-        let (output, errors, timedOut) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
-        if timedOut { kill(pid, SIGKILL) }
+        let deadline = timeoutSeconds.map { monotonicSeconds() + $0 }
+        var (output, errors, late) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
         var status: Int32 = 0
+        // A child may close its pipes and still not end: the limit holds for its exit too.
+        while let deadline, !late, waitpid(pid, &status, WNOHANG) == 0 {
+            if monotonicSeconds() >= deadline { late = true } else { usleep(2_000) }
+        }
+        if late { kill(-pid, SIGKILL) }
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, output: output, errors: errors, timedOut: timedOut)
+        var result = Result(status: exitStatus, output: output, errors: errors)
+        result.timedOut = late
+        return result
+    }
+
+    /// This process's environment with `changes` made, for execve (strdup'ed: free each).
+    static func mergedEnvironment(_ changes: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            if changes[name] == nil { entries.append(text) }
+            index += 1
+        }
+        entries += changes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return entries.map { strdup($0) } + [nil]
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// A pipe whose ends are not inherited by this or any other child (pipe2 with
@@ -69,21 +108,25 @@ public enum Subprocess {
         return true
     }
 
-    /// Reads both pipes to EOF at once, so a child filling one never blocks on the other.
-    /// Past `deadline` (monotonic milliseconds) it stops, saying so: what the child
-    /// started (gpg-agent) may hold the pipes open long after.
-    static func collect(_ out: Int32, _ err: Int32, limit: Int, deadline: Int64? = nil) -> ([UInt8], [UInt8], Bool) {
+    /// Reads both pipes to EOF at once, so a child filling one never blocks on the other;
+    /// `late` when the deadline (monotonic seconds) came first.
+    static func collect(_ out: Int32, _ err: Int32, limit: Int, deadline: Double? = nil) -> ([UInt8], [UInt8], late: Bool) {
         var buffers: [[UInt8]] = [[], []]
         var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
         var chunk = [UInt8](repeating: 0, count: 16384)
         while fds.contains(where: { $0.fd >= 0 }) {
-            let wait = deadline.map { Int32(clamping: max(0, $0 - monotonicMilliseconds())) } ?? -1
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline - monotonicSeconds()
+                if left <= 0 { return (buffers[0], buffers[1], true) }
+                wait = Int32(min(left * 1000 + 1, 60_000))
+            }
             let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready == 0 { continue }
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
             }
-            if ready == 0 && wait >= 0 { return (buffers[0], buffers[1], true) }
             for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let count = SystemIO.readSome(fds[index].fd, into: &chunk)
                 if count <= 0 {
@@ -96,12 +139,6 @@ public enum Subprocess {
             }
         }
         return (buffers[0], buffers[1], false)
-    }
-
-    static func monotonicMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The full path of `program` on PATH, as a shell would find it; `nil` when none.

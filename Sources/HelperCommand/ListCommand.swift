@@ -51,6 +51,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
         case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
         case .json: SystemIO.writeAll(1, CredentialJSON.render(shown))
         }
+        if let note = ConfiguredPass.note(for: Options.Settings.helperName) { SystemIO.writeAll(2, "note: \(note)\n") }
     }
 }
 

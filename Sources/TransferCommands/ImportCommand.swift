@@ -56,7 +56,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     }
 
     @OptionGroup var options: Options
-    @Option(help: ArgumentHelp("Import from this backend's store: sqlite, secretservice, or gcm (Git Credential Manager's stores).", valueName: "backend"))
+    @Option(help: ArgumentHelp("Import from this backend's store: sqlite, secretservice, pass, or gcm (Git Credential Manager's stores).", valueName: "backend"))
     var from: Backend?
     @Flag(help: "Wipe each plaintext source file once every credential in it reads back.")
     var removeSource = false
@@ -66,7 +66,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to import.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice, gcm }
+    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice, pass, gcm }
 
     public func run() throws {
         // Here, not in validate(): the argument parser validates before it reports an

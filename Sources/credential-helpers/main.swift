@@ -1,9 +1,11 @@
 import HelperCommand
+import PassCommands
 import SQLiteCommands
 
 // The programs of the static PIE: those that need no library of the desktop. A program
 // is one line here and its name in the Makefile's STATIC_NAMES.
 var programs = MultiCall()
 programs.run("git-credential-sqlite") { HelperRunner.main(SQLiteHelper.self) }
+programs.run("git-credential-pass") { HelperRunner.main(PassHelper.self) }
 programs.run("basic-auth-header") { BasicAuthHeaderCommand.start() }
 programs.refuseOtherNames()

@@ -13,7 +13,7 @@ import Testing
         completion = try ShellCompletion.ofSourceTree(in: sandbox)
     }
 
-    static let helpers = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring"]
+    static let helpers = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass"]
 
     static var shellsAndHelpers: [(Shell, String)] { Shell.allCases.flatMap { shell in helpers.map { (shell, $0) } } }
 

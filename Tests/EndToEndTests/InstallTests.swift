@@ -12,7 +12,7 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "basic-auth-header"]
+    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header"]
     static let commands = executables + ["credential-curl"]
     /// Linked with no shared library at all (Package.swift: staticPIE).
     static let staticPIEs: Set<String> = ["git-credential-sqlite", "basic-auth-header"]

@@ -10,7 +10,7 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let commands = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring",
+    static let commands = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass",
                            "basic-auth-header", "credential-curl"]
     static func page(_ command: String) -> String { SourceTree.root + "/man/\(command).1" }
 

@@ -5,11 +5,12 @@ import Testing
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite = "git-credential-sqlite"
     case secretService = "git-credential-secretservice"
+    case pass = "git-credential-pass"
 
     var testDescription: String { rawValue }
 
     /// The name in list's BACKEND column and in git config (credential.helper=NAME).
-    var storeName: String { self == .sqlite ? "sqlite" : "secretservice" }
+    var storeName: String { String(rawValue.dropFirst("git-credential-".count)) }
 }
 
 /// One test's world for a backend: the helper, run directly or by git with the same
@@ -24,6 +25,8 @@ final class BackendWorld {
     /// The store of git-credential-sqlite (`--db` in the helper string).
     let database: String?
     private let keyring: SharedKeyring?
+    /// git-credential-pass's password store and gpg key, the test's own.
+    let passwordStore: PasswordStore?
 
     init(_ backend: Backend) throws {
         switch backend {
@@ -35,6 +38,16 @@ final class BackendWorld {
             git = GitCredential(sandbox: sandbox, helper: "\(BuiltProducts.sqliteHelper) --db \(database)")
             names = UniqueNames()
             keyring = nil
+            passwordStore = nil
+        case .pass:
+            let store = try PasswordStore()
+            sandbox = store.sandbox
+            database = nil
+            helper = store.helper
+            git = store.git
+            names = UniqueNames()
+            keyring = nil
+            passwordStore = store
         case .secretService:
             let keyring = try SharedKeyring()
             sandbox = keyring.sandbox
@@ -43,6 +56,7 @@ final class BackendWorld {
             git = GitCredential(sandbox: sandbox, helper: BuiltProducts.secretServiceHelper, environment: keyring.bus.environment)
             names = keyring.names
             self.keyring = keyring
+            passwordStore = nil
         }
     }
 
@@ -60,7 +74,9 @@ final class BackendWorld {
     /// Nothing was stored: git-credential-sqlite did not even create its store, and the
     /// keyring holds no item on the test's hosts.
     func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        if let database {
+        if let passwordStore {
+            #expect(passwordStore.entryNames().isEmpty, "an entry was stored", sourceLocation: sourceLocation)
+        } else if let database {
             let directory = (database as NSString).deletingLastPathComponent
             #expect(!fileExists(directory), "the store was created", sourceLocation: sourceLocation)
         } else {

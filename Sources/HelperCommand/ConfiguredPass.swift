@@ -1,0 +1,26 @@
+import CredentialCore
+
+/// git-credential-pass is a person's choice (git-credential-keyring never picks it), so
+/// git asks it on a line of its own: the other helpers' `list` and `which` say so when
+/// git's configuration has one, or their answers would look like all there is.
+public enum ConfiguredPass {
+    /// Where git asks pass, relative to helper `name`'s line: "before" or "after" it, or
+    /// "too" (no line of `name`); nil when no line runs pass or git cannot say.
+    public static func order(relativeTo name: String) -> String? {
+        guard name != "pass", let (values, forURLs) = try? GitConfig.helperValues() else { return nil }
+        // After the last reset line, as git reads them; lines for one URL count too.
+        let active = Array(values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]) + forURLs
+        let lines = active.map(HelperLine.init(parsing:))
+        guard let pass = lines.firstIndex(where: { $0.runs("pass") }) else { return nil }
+        guard let own = lines.firstIndex(where: { $0.runs(name) }) else { return "too" }
+        return pass < own ? "before" : "after"
+    }
+
+    /// The line for people, or nil.
+    public static func note(for name: String) -> String? {
+        order(relativeTo: name).map {
+            "git also asks git-credential-pass (" + ($0 == "too" ? "configured too" : "\($0) git-credential-\(name)")
+                + "), whose credentials are not shown here: git-credential-pass list"
+        }
+    }
+}

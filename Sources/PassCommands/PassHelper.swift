@@ -1,0 +1,127 @@
+import ArgumentParser
+import CredentialCore
+import HelperCommand
+import PassStore
+import TransferCommands
+
+/// `git-credential-pass`: the standard Unix password manager's store.
+public struct PassHelper: HelperRoot {
+    public typealias Options = PassOptions
+
+    public static let configuration = CommandConfiguration(
+        commandName: "git-credential-pass",
+        abstract: "A git credential helper that keeps credentials in pass, the standard Unix password manager.",
+        discussion: """
+            git runs it as `git-credential-pass get|store|erase` with the request on standard \
+            input. Each credential is one gpg-encrypted entry of the password store \
+            ($PASSWORD_STORE_DIR, else ~/.password-store), git/PROTOCOL/HOST/USERNAME (with \
+            the path, if git sends one, before the username), written and removed through \
+            pass: pass commits each change when the store is a git repository, and encrypts \
+            to the keys of the nearest .gpg-id, so a team that shares a subtree shares its \
+            credentials. The first line of an entry is the password; the other fields follow \
+            as `key: value` lines. Git Credential Manager's gpg store keeps its entries at the \
+            same names, and they are found too.
+
+            Entry names show hosts and users in file names, as every pass entry does; the \
+            SQLite store (git-credential-sqlite) hides them.
+
+            Without a terminal (or a display) for gpg-agent's pinentry, a key that needs its \
+            passphrase cannot be used: get stays silent, store and erase fail with one line. \
+            No gpg or pass call waits longer than 10 seconds without a person to answer it.
+
+            Examples:
+              pass init -p git YOUR-GPG-KEY-ID                    # once
+              git-credential-pass configure
+              git-credential-pass list
+              git-credential-pass sync                            # pass git pull and push
+            """,
+        version: Version.line("git-credential-pass"),
+        subcommands: [
+            GetCommand<PassOptions>.self, StoreCommand<PassOptions>.self, EraseCommand<PassOptions>.self,
+            CapabilityCommand.self, ListCommand<PassOptions>.self, EraseAllCommand<PassOptions>.self,
+            ImportCommand<PassOptions>.self, ExportCommand<PassOptions>.self,
+            DoctorCommand<PassOptions>.self, ConfigureCommand<PassOptions>.self, UnconfigureCommand<PassOptions>.self,
+            SyncCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    public func run() throws { throw Self.missingAction }
+}
+
+/// pass's own store: PASSWORD_STORE_DIR says where, as it does for pass.
+public struct PassSettings: StoreSettings {
+    public static let helperName = "pass"
+    /// Another store than pass's: doctor's throwaway one.
+    var directory: String?
+
+    public init() {}
+
+    public mutating func set(option name: String, to value: String) -> Bool { false }
+
+    func storeDirectory() throws -> String {
+        guard let directory = directory ?? PassProgram.defaultDirectory() else {
+            throw HelperError(.failure, "neither PASSWORD_STORE_DIR nor HOME is set, so there is no password store to use",
+                              fix: "set HOME, or PASSWORD_STORE_DIR to the password store")
+        }
+        return directory
+    }
+
+    public func diagnose() -> [HealthCheck] {
+        guard let directory = try? storeDirectory() else {
+            return [HealthCheck(.fail, "password store", "neither PASSWORD_STORE_DIR nor HOME is set", fix: "set HOME")]
+        }
+        return PassDiagnosis.checks(directory: directory)
+    }
+
+    public func openExisting() throws -> CredentialStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
+    public func openOrCreate() throws -> CredentialStore { try PassCredentialStore.openForWriting(directory: storeDirectory()) }
+
+    public func helperArguments() throws -> [String] { [] }
+
+    /// A store of its own in `directory`, encrypted to the same keys as git's entries in
+    /// the user's store: doctor's round trip commits nothing there.
+    public func throwaway(in directory: String) -> PassSettings {
+        var settings = PassSettings()
+        settings.directory = directory + "/password-store"
+        if let user = try? storeDirectory(), let recipients = PassCredentialStore.recipientsFile(for: PassEntry.root, in: user),
+           let keys = SystemIO.readFile(recipients, limit: 1 << 16) {
+            try? PrivateFiles.makeDirectories(directory + "/password-store")
+            _ = try? PrivateFiles.createExclusively(directory + "/password-store/.gpg-id", contents: keys)
+        }
+        return settings
+    }
+}
+
+public struct PassOptions: StoreOptions {
+    public init() {}
+    public var settings: PassSettings { PassSettings() }
+}
+
+/// `sync`: the password store's git repository, pulled and pushed.
+public struct SyncCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Pull and push the password store's git repository, and say what changed.",
+        discussion: """
+            Fetches the store's upstream (pass git), merges what other machines pushed and \
+            pushes what this one stored. A credential stored on two machines before either \
+            synced is a conflict on its entry: the one already pushed is kept, and sync says \
+            which entries those were. A conflict on an entry outside git/ (one of your own \
+            passwords) is left to you: sync stops the merge, changes nothing, and says how to \
+            resolve it.
+
+            Examples:
+              git-credential-pass sync
+              pass git remote add origin git@example.com:me/password-store.git   # once
+            """)
+
+    public init() {}
+
+    public func run() throws {
+        let directory = try PassSettings().storeDirectory()
+        let report = try PassSync(pass: PassProgram(directory: directory)).run()
+        SystemIO.writeAll(2, report + "\n")
+    }
+}

@@ -1,0 +1,205 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The password store of `pass`: one gpg-encrypted entry per credential under `git/`
+/// (see `PassEntry`), written and removed through pass itself, so that its git commits,
+/// `.gpg-id` recipients and PASSWORD_STORE_DIR behave as pass users expect. Entry names
+/// say where to look; what an entry holds decides, by the one matching rule.
+public final class PassCredentialStore: CredentialStore {
+    public let pass: PassProgram
+    var directory: String { pass.directory }
+
+    init(pass: PassProgram) { self.pass = pass }
+
+    /// The store to read from; nil when there is none, or nothing under `git/` yet.
+    public static func openExisting(directory: String) throws -> PassCredentialStore? {
+        guard try checkDirectory(directory), PrivateFiles.exists(directory + "/" + PassEntry.root) else {
+            Trace.note("no password store entries under \(Trace.quoted(directory + "/" + PassEntry.root))")
+            return nil
+        }
+        for program in ["pass", "gpg"] where Subprocess.which(program) == nil { throw PassProgram.missing(program) }
+        return PassCredentialStore(pass: PassProgram(directory: directory))
+    }
+
+    /// The store to write to: initialised (a `.gpg-id` that applies to `git/`), pass and
+    /// gpg installed. pass creates the entries' directories itself.
+    public static func openForWriting(directory: String) throws -> PassCredentialStore {
+        for program in ["pass", "gpg"] where Subprocess.which(program) == nil {
+            throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
+        }
+        guard try checkDirectory(directory) else {
+            throw HelperError(.failure, "there is no password store at \(directory): pass was never initialised",
+                              fix: "pass init YOUR-GPG-KEY-ID (gpg --list-secret-keys shows yours)")
+        }
+        guard recipientsFile(for: PassEntry.root, in: directory) != nil else {
+            throw HelperError(.failure, "the password store at \(directory) has no .gpg-id for \(PassEntry.root)/, so pass does not know whom to encrypt to",
+                              fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
+        }
+        return PassCredentialStore(pass: PassProgram(directory: directory))
+    }
+
+    /// Whether the store's directory exists; throws when it is not the user's own (its
+    /// real path: a password store is often a link into a synced folder).
+    static func checkDirectory(_ directory: String) throws -> Bool {
+        guard let real = Subprocess.realPath(directory) else { return false }
+        return try PrivateFiles.checkOwned(real, as: .directory)
+    }
+
+    /// The `.gpg-id` pass encrypts an entry in `subtree` to: the nearest one up to the store.
+    public static func recipientsFile(for subtree: String, in directory: String) -> String? {
+        var parts = subtree.split(separator: "/").map(String.init)
+        while true {
+            let candidate = ([directory] + parts + [".gpg-id"]).joined(separator: "/")
+            if PrivateFiles.exists(candidate) { return candidate }
+            if parts.isEmpty { return nil }
+            parts.removeLast()
+        }
+    }
+
+    // MARK: CredentialStore
+
+    public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
+        try entries(matching: request, for: purpose).map(\.credential)
+    }
+
+    public func replace(with credentials: [Credential], progress: Progress?) throws {
+        for credential in credentials {
+            guard let name = PassEntry.name(of: credential) else { continue }
+            let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }
+            guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
+                throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
+                                  fix: "check the keys in \(Self.recipientsFile(for: name, in: directory) ?? "the store's .gpg-id") (gpg --list-keys), then try again")
+            }
+            progress?.advance()
+        }
+    }
+
+    @discardableResult
+    public func remove(matching request: Credential) throws -> Int {
+        let doomed = try entries(matching: request, for: .erase)
+        for entry in doomed { try removeEntry(entry.name) }
+        return doomed.count
+    }
+
+    public func list() throws -> [StoredItem] {
+        try entries(matching: Credential(), for: .lookup).map { StoredItem(backend: "pass", credential: $0.credential.withoutSecrets) }
+    }
+
+    public func all() throws -> [Credential] {
+        try entries(matching: Credential(), for: .lookup, skippingOthers: false).map(\.credential)
+    }
+
+    @discardableResult
+    public func removeAll() throws -> Int {
+        let doomed = try entries(matching: Credential(), for: .lookup)
+        for entry in doomed { try removeEntry(entry.name) }
+        return doomed.count
+    }
+
+    func removeEntry(_ name: String) throws {
+        let result = try whileWriting { try pass.run(["rm", "--force", name]) }
+        guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
+            throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run pass rm \(name)")
+        }
+    }
+
+    /// Runs a pass command that changes the store while no other git-credential-pass does:
+    /// pass commits each change, and two commits at once in one repository fail on git's
+    /// index lock, leaving an entry stored but never committed (8 stores at once left 3).
+    /// The lock is a file in the repository's .git, which nothing tracks or syncs.
+    func whileWriting<T>(_ body: () throws -> T) throws -> T {
+        let gitDirectory = directory + "/.git"
+        guard PrivateFiles.exists(gitDirectory) else { return try body() }
+        let fd = open(gitDirectory + "/git-credential-pass.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        let deadline = time(nil) + time_t(PassProgram.timeoutSeconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard time(nil) < deadline else {
+                throw HelperError(.unavailable, "another git-credential-pass has been changing the password store for \(Int(PassProgram.timeoutSeconds)) seconds",
+                                  fix: "wait for it, or look for a stuck git-credential-pass process")
+            }
+            usleep(20_000)
+        }
+        return try body()
+    }
+
+    // MARK: Entries
+
+    struct Entry {
+        let name: String
+        let credential: Credential
+        let modified: timespec
+    }
+
+    /// git's entries that the request matches, newest first: those whose name can hold a
+    /// match are decrypted, and what they hold is matched. An entry encrypted to none of
+    /// the user's keys (a team's, for others) is passed over, or, for `all` (export,
+    /// which must not leave one out), an error.
+    func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true) throws -> [Entry] {
+        var found: [Entry] = []
+        for (name, modified) in candidateNames(for: request) {
+            switch try pass.show(name) {
+            case .missing: continue
+            case .notForYou:
+                guard skippingOthers else {
+                    throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",
+                                      fix: "ask someone who can read it to run pass init again with your key in its .gpg-id")
+                }
+                Trace.note("passed over \(name): it is not encrypted to any of your keys")
+            case .text(let text):
+                guard let credential = PassEntry.credential(from: text) else {
+                    Trace.note("passed over \(name): it holds no git credential")
+                    continue
+                }
+                if credential.isMatched(by: request, for: purpose) { found.append(Entry(name: name, credential: credential, modified: modified)) }
+            }
+        }
+        return found.sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
+    }
+
+    /// Entries whose name can be the request's: below its protocol and host when it names
+    /// them, with its path and username when it names those.
+    func candidateNames(for request: Credential) -> [(String, timespec)] {
+        var base = PassEntry.root
+        if let scheme = request.protocol {
+            base = request.host.map { PassEntry.hostDirectory(protocol: scheme, host: $0) } ?? PassEntry.root + "/" + PassEntry.encode(scheme)
+        }
+        var names = Self.walk(directory, base)
+        if request.host != nil, request.protocol != nil, let wanted = PassEntry.name(of: request) {
+            // The parts after the host: the path's, then the username.
+            let wantedParts = wanted.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+            names = names.filter { name, _ in
+                let parts = name.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+                if request.username != nil && parts.last != wantedParts.last { return false }
+                if request.path != nil && Array(parts.dropLast()) != Array(wantedParts.dropLast()) { return false }
+                return true
+            }
+        }
+        return names
+    }
+
+    /// Every `.gpg` file below `subtree`, as entry names, with their modification times.
+    /// Symbolic links are not followed: what they point to is not the store's.
+    static func walk(_ directory: String, _ subtree: String) -> [(String, timespec)] {
+        guard let handle = opendir(directory + "/" + subtree) else { return [] }
+        defer { closedir(handle) }
+        var found: [(String, timespec)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            let relative = subtree + "/" + name
+            var info = stat()
+            guard lstat(directory + "/" + relative, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: found += walk(directory, relative)
+            case S_IFREG where name.hasSuffix(".gpg"): found.append((String(relative.dropLast(4)), info.st_mtim))
+            default: continue
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,63 @@
+import CredentialCore
+
+/// git-credential-pass's part of `doctor`: pass and gpg, the store and whom git's entries
+/// are encrypted to, the keys to decrypt them, and the git repository that syncs them.
+public enum PassDiagnosis {
+    public static func checks(directory: String) -> [HealthCheck] {
+        var checks: [HealthCheck] = []
+        for program in ["pass", "gpg"] {
+            guard let path = Subprocess.which(program) else {
+                return checks + [HealthCheck(.fail, program, "\(program) is not installed (or not on PATH)", fix: "sudo apt install pass gnupg")]
+            }
+            checks.append(HealthCheck(.ok, program, path))
+        }
+        do {
+            guard try PassCredentialStore.checkDirectory(directory) else {
+                return checks + [HealthCheck(.fail, "password store", "there is no password store at \(directory)",
+                                             fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
+            }
+        } catch let error as HelperError {
+            return checks + [HealthCheck(.fail, "password store", error.message, fix: error.fix)]
+        } catch {
+            return checks + [HealthCheck(.fail, "password store", "\(error)")]
+        }
+        guard let recipients = PassCredentialStore.recipientsFile(for: PassEntry.root, in: directory) else {
+            return checks + [HealthCheck(.fail, "password store", "\(directory) has no .gpg-id for \(PassEntry.root)/",
+                                         fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
+        }
+        let keys = String(decoding: SystemIO.readFile(recipients, limit: 1 << 16) ?? [], as: UTF8.self)
+            .split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
+        checks.append(secretKey(among: keys))
+        checks.append(repository(directory))
+        return checks
+    }
+
+    /// Whether one of the recipients is a key this user holds the secret of.
+    static func secretKey(among keys: [String]) -> HealthCheck {
+        guard let result = Subprocess.run("gpg", ["--batch", "--list-secret-keys", "--with-colons"] + keys, input: [],
+                                          timeoutSeconds: PassProgram.timeoutSeconds), result.succeeded,
+              result.outputText.split(separator: "\n").contains(where: { $0.hasPrefix("sec:") }) else {
+            return HealthCheck(.fail, "gpg key", "none of the keys git's entries are encrypted to has its secret key here, so nothing stored can be read back",
+                               fix: "import your secret key (gpg --import), or pass init -p \(PassEntry.root) with a key you hold")
+        }
+        return HealthCheck(.ok, "gpg key", "the secret key of a recipient is here")
+    }
+
+    static func repository(_ directory: String) -> HealthCheck {
+        guard PrivateFiles.exists(directory + "/.git") else {
+            return HealthCheck(.warn, "sync", "the password store is not a git repository: nothing is synced or kept in history",
+                               fix: "pass git init, then pass git remote add origin URL")
+        }
+        let sync = PassSync(pass: PassProgram(directory: directory))
+        guard let remotes = try? sync.git(["remote"]), remotes.succeeded, !remotes.outputText.trimmed.isEmpty else {
+            return HealthCheck(.warn, "sync", "the password store's repository has no remote: sync has nowhere to push",
+                               fix: "pass git remote add origin URL")
+        }
+        guard let identity = try? sync.git(["var", "GIT_COMMITTER_IDENT"]), identity.succeeded else {
+            return HealthCheck(.fail, "sync", "git has no identity to commit with in the password store, so pass stores without committing",
+                               fix: "git config --global user.email YOU@EXAMPLE.COM and user.name")
+        }
+        return HealthCheck(.ok, "sync", "a git repository with remote \(remotes.outputText.trimmed.split(separator: "\n").joined(separator: ", "))")
+    }
+}

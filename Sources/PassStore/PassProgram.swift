@@ -1,0 +1,129 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `pass` program run on one password store, every call bounded in time. Secrets go
+/// to and come from it on pipes only; what goes in its arguments is an entry's name
+/// (hosts and users, which every pass user's file names show).
+public struct PassProgram: Sendable {
+    /// The password store's directory, as pass gets it (PASSWORD_STORE_DIR).
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    /// The password store pass uses here: $PASSWORD_STORE_DIR, else ~/.password-store.
+    public static func defaultDirectory() -> String? {
+        if let named = SystemIO.environment("PASSWORD_STORE_DIR"), !named.isEmpty { return named }
+        return SystemIO.environment("HOME").map { $0 + "/.password-store" }
+    }
+
+    /// Whether a person can answer gpg-agent's pinentry: a terminal pinentry can reach
+    /// (GPG_TTY, or a terminal on a standard descriptor to name in it) and that git's
+    /// GIT_TERMINAL_PROMPT does not forbid, or a display. Not while completing a word.
+    public static var personPresent: Bool {
+        guard SecretPrompt.allowed else { return false }
+        if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
+        return SecretPrompt.terminalAvailable && terminalName != nil
+    }
+
+    /// The terminal's name for gpg-agent's pinentry: GPG_TTY, else the terminal on
+    /// stderr, stdout or stdin (git gives a helper a pipe as stdin, and gpg asks only that).
+    static var terminalName: String? {
+        if let named = SystemIO.environment("GPG_TTY"), !named.isEmpty { return named }
+        for fd: Int32 in [2, 1, 0] where isatty(fd) == 1 {
+            if let name = ttyname(fd) { return String(cString: name) }
+        }
+        return nil
+    }
+
+    /// How long a call may take: a person at a pinentry needs a while; without one, gpg
+    /// that has not finished in seconds is waiting for something that will not come.
+    public static var timeoutSeconds: Double { personPresent ? 120 : 10 }
+
+    /// What pass (and gpg under it) gets besides this environment: the store; gpg's
+    /// status lines on stderr (they tell a key that needs its passphrase from no key);
+    /// `--batch`, so that gpg itself never asks on the terminal (an untrusted key); and
+    /// without a person, no pinentry at all, so that gpg-agent fails at once instead.
+    var environment: [String: String] {
+        var options = [SystemIO.environment("PASSWORD_STORE_GPG_OPTS") ?? "", "--batch", "--status-fd", "2"]
+        if !Self.personPresent { options += ["--pinentry-mode", "error"] }
+        var variables = ["PASSWORD_STORE_DIR": directory, "PASSWORD_STORE_GPG_OPTS": options.filter { !$0.isEmpty }.joined(separator: " ")]
+        if let tty = Self.terminalName, Self.personPresent { variables["GPG_TTY"] = tty }
+        return variables
+    }
+
+    /// Runs `pass ARGUMENTS`; nil when pass cannot be started.
+    public func run(_ arguments: [String], input: [UInt8]? = nil, timeout: Double = PassProgram.timeoutSeconds,
+                    environment extra: [String: String] = [:]) throws -> Subprocess.Result {
+        Trace.note("running pass " + arguments.map(Trace.quoted).joined(separator: " "))
+        guard let result = Subprocess.run("pass", arguments, input: input ?? [], environment: environment.merging(extra) { $1 }, timeoutSeconds: timeout) else {
+            throw Self.missing("pass")
+        }
+        if result.timedOut {
+            throw HelperError(.unavailable, "pass \(arguments.first ?? "") did not finish within \(Int(timeout)) seconds (gpg-agent or a git hook waiting)",
+                              fix: "run it by hand in a terminal to see what waits: pass \(arguments.first ?? "")")
+        }
+        return result
+    }
+
+    static func missing(_ program: String) -> HelperError {
+        HelperError(.unavailable, "\(program) is not installed (or not on PATH)", fix: "install it: sudo apt install pass gnupg")
+    }
+
+    // MARK: Reading an entry
+
+    public enum Decrypted {
+        case text([UInt8])
+        /// Encrypted to none of this user's secret keys (a team entry for others).
+        case notForYou
+        /// Gone since it was listed.
+        case missing
+    }
+
+    /// The decrypted text of an entry: gpg run as `pass show` runs it (its options, then
+    /// PASSWORD_STORE_GPG_OPTS and ours), without pass's bash around it, which took 9 of a
+    /// get's 15 ms (gpg's decryption: 4). Reading needs nothing of pass's own (no commit,
+    /// no .gpg-id); writing and removing still go through pass.
+    public func show(_ name: String) throws -> Decrypted {
+        let file = directory + "/" + name + ".gpg"
+        guard PrivateFiles.exists(file) else { return .missing }
+        let program = Subprocess.which("gpg2") != nil ? "gpg2" : "gpg"
+        let options = environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
+        Trace.note("running \(program) to decrypt \(Trace.quoted(name))")
+        guard let result = Subprocess.run(program, ["-d"] + options + ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to", file],
+                                          input: [], environment: environment, timeoutSeconds: Self.timeoutSeconds) else {
+            throw Self.missing(program)
+        }
+        if result.timedOut {
+            throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting)",
+                              fix: "run pass show \(name) in a terminal to see what waits, or restart the agent: gpgconf --kill gpg-agent")
+        }
+        if result.succeeded { return .text(result.output) }
+        let errors = String(decoding: result.errors, as: UTF8.self)
+        if !PrivateFiles.exists(file) { return .missing }
+        if errors.contains("[GNUPG:] DECRYPTION_FAILED") {
+            // gpg considered a secret key of ours and still failed: it needs its passphrase.
+            guard errors.contains("[GNUPG:] KEY_CONSIDERED") else { return .notForYou }
+            throw Self.needsPassphrase(name)
+        }
+        throw HelperError(.failure, "pass cannot show \(name): \(Self.reason(result))", fix: "run pass show \(name) to see gpg's whole message")
+    }
+
+    static func needsPassphrase(_ name: String) -> HelperError {
+        personPresent
+            ? HelperError(.unavailable, "gpg could not decrypt \(name): the passphrase of your key was not given",
+                          fix: "type it at the pinentry, or check gpg-agent's pinentry-program")
+            : HelperError(.unavailable, "gpg-agent needs the passphrase of your gpg key to decrypt \(name), and there is no terminal here to ask it on",
+                          fix: "run pass show \(name) once in a terminal (gpg-agent then keeps it a while), or use a key gpg-agent can unlock")
+    }
+
+    /// The line of pass's or gpg's stderr that says what went wrong (not a status line).
+    static func reason(_ result: Subprocess.Result) -> String {
+        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
+            .map(String.init).filter { !$0.hasPrefix("[GNUPG:]") && !$0.isEmpty }
+        let gpg = lines.last { $0.hasPrefix("gpg: ") && !$0.contains("[stdin]") }
+        return gpg ?? lines.last ?? "exit status \(result.status)"
+    }
+}

@@ -1,0 +1,149 @@
+import CredentialCore
+
+/// `sync`: the password store's git repository, merged with its upstream and pushed, all
+/// with git in the store, as `pass git` runs it. A credential stored on two machines before either synced is a
+/// conflict on one entry of `git/`: the upstream's version (pushed first) is kept, so
+/// that every machine ends with one answer. Any other conflict is a person's to resolve:
+/// the merge is undone and nothing changes.
+public struct PassSync {
+    let pass: PassProgram
+
+    public init(pass: PassProgram) { self.pass = pass }
+
+    /// Fetching and pushing go over the network: longer than a local call, and without a
+    /// person, no prompt for an ssh passphrase or a password. With a person, no limit: ssh
+    /// asks on the terminal, which a process group of its own (how a limit is kept) could
+    /// not read, and the person can interrupt.
+    var networkTimeout: Double? { PassProgram.personPresent ? nil : 60 }
+
+    func git(_ arguments: [String], network: Bool = false) throws -> Subprocess.Result {
+        var environment: [String: String] = [:]
+        if !PassProgram.personPresent {
+            environment["GIT_TERMINAL_PROMPT"] = "0"
+            if SystemIO.environment("GIT_SSH_COMMAND") == nil { environment["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes" }
+        }
+        // git itself in the store, as `pass git` runs it: pass 1.7 exits 0 whatever git did.
+        let timeout = network ? networkTimeout : PassProgram.timeoutSeconds
+        guard let result = Subprocess.run("git", ["-C", pass.directory] + arguments, input: [],
+                                          environment: environment, timeoutSeconds: timeout) else {
+            throw HelperError(.failure, "git is not installed (or not on PATH)", fix: "sudo apt install git")
+        }
+        if result.timedOut {
+            throw HelperError(.unavailable, "git \(arguments.first ?? "") did not finish within \(Int(timeout ?? 0)) seconds",
+                              fix: "run pass git \(arguments.first ?? "") in a terminal to see what it waits for")
+        }
+        return result
+    }
+
+    /// The output of a git command that must succeed, trimmed.
+    func must(_ arguments: [String], network: Bool = false, doing action: String, fix: String) throws -> String {
+        let result = try git(arguments, network: network)
+        guard result.succeeded else { throw HelperError(.failure, "\(action): \(PassProgram.reason(result))", fix: fix) }
+        return result.outputText.trimmed
+    }
+
+    func count(_ range: String) throws -> Int {
+        Int(try must(["rev-list", "--count", range], doing: "cannot count the commits of \(range)", fix: "run pass git log")) ?? 0
+    }
+
+    /// Syncs and returns the one line that says what happened.
+    public func run() throws -> String {
+        let directory = pass.directory
+        guard PrivateFiles.exists(directory + "/.git") else {
+            throw HelperError(.failure, "the password store at \(directory) is not a git repository, so there is nothing to sync",
+                              fix: "pass git init, then pass git remote add origin URL")
+        }
+        let remotes = try must(["remote"], doing: "cannot read the store's remotes", fix: "run pass git remote -v")
+            .split(separator: "\n").map(String.init)
+        guard !remotes.isEmpty else {
+            throw HelperError(.failure, "the password store at \(directory) has no remote to sync with",
+                              fix: "pass git remote add origin URL (a repository only you, or your team, can read)")
+        }
+        let dirty = try must(["status", "--porcelain"], doing: "cannot read the store's status", fix: "run pass git status")
+        guard dirty.isEmpty else {
+            throw HelperError(.failure, "the password store has changes that were never committed (\(dirty.split(separator: "\n").count) files), which a merge could lose",
+                              fix: "look at pass git status, then commit them (pass git add -A && pass git commit -m MESSAGE) or discard them")
+        }
+        let branch = try must(["symbolic-ref", "--short", "HEAD"], doing: "the password store is on no branch", fix: "pass git checkout BRANCH")
+        let configured = try git(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"])
+        let upstream = configured.succeeded ? configured.outputText.trimmed
+            : (remotes.contains("origin") ? "origin" : remotes[0]) + "/" + branch
+        let remote = String(upstream.prefix { $0 != "/" })
+        let remoteBranch = String(upstream.dropFirst(remote.count + 1))
+        _ = try must(["fetch", "--quiet", remote], network: true, doing: "cannot fetch from \(remote)",
+                     fix: "check that pass git fetch \(remote) works (network, access to the repository)")
+
+        guard try git(["rev-parse", "--verify", "--quiet", upstream + "^{commit}"]).succeeded else {
+            // Nothing there yet: this machine's store starts the branch.
+            let pushed = try count("HEAD")
+            _ = try must(["push", "--quiet", "--set-upstream", remote, "HEAD:" + remoteBranch], network: true,
+                         doing: "cannot push to \(remote)", fix: "check that pass git push \(remote) works")
+            return "pushed \(Self.changes(pushed)) to \(upstream), a new branch there"
+        }
+        if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }
+
+        let behind = try count("HEAD.." + upstream)
+        var kept: [String] = []
+        if behind > 0 { kept = try merge(upstream) }
+        let ahead = try count(upstream + "..HEAD")
+        if ahead > 0 {
+            let pushed = try git(["push", "--quiet", remote, "HEAD:" + remoteBranch], network: true)
+            guard pushed.succeeded else {
+                throw HelperError(.failure, "cannot push to \(remote): \(PassProgram.reason(pushed))",
+                                  fix: "run git-credential-pass sync again (another machine may have pushed meanwhile)")
+            }
+        }
+        if behind == 0 && ahead == 0 { return "nothing to do: the password store and \(upstream) are the same" }
+        var line = "pulled \(Self.changes(behind)) from \(upstream), pushed \(Self.changes(ahead))"
+        if !kept.isEmpty {
+            line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")
+        }
+        return line
+    }
+
+    static func changes(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s")" }
+
+    /// Merges the upstream; returns the entries of git/ whose conflict took its version.
+    func merge(_ upstream: String) throws -> [String] {
+        let merged = try git(["merge", "--no-edit", "--quiet", upstream])
+        if merged.succeeded { return [] }
+        let conflicted = try must(["diff", "--name-only", "--diff-filter=U"], doing: "cannot list the merge's conflicts", fix: "run pass git status")
+            .split(separator: "\n").map(String.init)
+        let ours = conflicted.filter { $0.hasPrefix(PassEntry.root + "/") && $0.hasSuffix(".gpg") }
+        guard !conflicted.isEmpty, ours.count == conflicted.count else {
+            _ = try git(["merge", "--abort"])
+            let others = conflicted.filter { !ours.contains($0) }
+            if others.isEmpty {
+                throw HelperError(.failure, "cannot merge \(upstream): \(PassProgram.reason(merged)); the merge was undone",
+                                  fix: "run pass git pull to see why, resolve it, then sync again")
+            }
+            throw HelperError(.failure, "the merge of \(upstream) conflicts on \(others.joined(separator: ", ")), which is not a git credential; the merge was undone and nothing changed",
+                              fix: "pass git pull, resolve the conflict (pass edit), pass git commit, then sync again")
+        }
+        do {
+            for path in ours {
+                // Taken whole: an entry is one encrypted file, which no line-by-line merge can
+                // join. Erased there (no version of theirs): erased here too.
+                if try git(["checkout", "--theirs", "--", path]).succeeded {
+                    _ = try must(["add", "--", path], doing: "cannot take \(upstream)'s \(path)", fix: "run sync again")
+                } else {
+                    _ = try must(["rm", "--quiet", "--force", "--", path], doing: "cannot take \(upstream)'s erasure of \(path)", fix: "run sync again")
+                }
+            }
+            _ = try must(["commit", "--no-edit", "--quiet"], doing: "cannot commit the merge of \(upstream)",
+                         fix: "set your git identity (git config --global user.email ...), then sync again")
+        } catch {
+            // Never a store left in the middle of a merge.
+            _ = try? git(["merge", "--abort"])
+            throw error
+        }
+        return ours.map { String($0.dropLast(4)) }
+    }
+}
+
+extension String {
+    /// Without the surrounding whitespace and newlines of a command's output.
+    var trimmed: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+
+/// What only git-credential-pass does: pass's conventions, sync between machines, a team
+/// sharing a subtree, and gpg that cannot decrypt without a person.
+@Suite struct PassHelperTests {
+    let alice = wire("protocol=https", "host=git.example", "username=alice", "password=alice-secret")
+    let request = wire("protocol=https", "host=git.example")
+
+    // MARK: pass's conventions
+
+    @Test func entriesAreReadableByPassAtGCMsNames() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice, wire("protocol=https", "host=git.example:8443", "path=team/one.git", "username=ci", "password=ci-secret"))
+        #expect(store.entryNames() == ["git/https/git.example/alice", "git/https/git.example:8443/team/one.git/ci"])
+        // The first line is the password (pass show -c copies it), the fields follow.
+        let shown = try store.pass(["show", "git/https/git.example/alice"])
+        #expect(shown.stdoutLines == ["alice-secret", "protocol: https", "host: git.example", "username: alice"])
+        // Each store is a commit of pass's own.
+        let log = try store.pass(["git", "log", "--format=%s"]).stdoutLines
+        #expect(log.contains("Add given password for git/https/git.example/alice to store."), "\(log)")
+        #expect(try store.pass(["git", "status", "--porcelain"]).stdout.isEmpty)
+    }
+
+    @Test func gcmsEntriesAreFound() throws {
+        let store = try PasswordStore()
+        // As GCM's GpgPassCredentialStore writes them: password, service=, account=.
+        try store.expectSuccess(store.pass(["insert", "--multiline", "git/https/git.example/bob"],
+                                           input: Array("bob-secret\nservice=https://git.example\naccount=bob\n".utf8)))
+        #expect(try store.helper.get(request).attributes == ["username": "bob", "password": "bob-secret"])
+        #expect(try store.helper.list().stdoutLines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+            == [["https", "git.example", "-", "bob", "never", "pass"]])
+    }
+
+    @Test func entriesThatAreNotCredentialsAreLeftAlone() throws {
+        let store = try PasswordStore()
+        try store.expectSuccess(store.pass(["insert", "--multiline", "git/https/git.example/notes"], input: Array("just a note\n".utf8)))
+        try store.helper.storeAll(alice)
+        let erased = try store.helper("erase-all", "--yes")
+        #expect(erased.exitCode == 0, "\(erased)")
+        #expect(store.entryNames() == ["git/https/git.example/notes"])
+    }
+
+    @Test func configureThenGitUsesItAndEraseHostForgetsIt() throws {
+        let store = try PasswordStore()
+        let configured = try store.helper("configure")
+        #expect(configured.exitCode == 0, "\(configured)")
+        let lines = try store.sandbox.git(["config", "--global", "--get-all", "credential.helper"]).stdoutLines
+        #expect(lines == ["", BuiltProducts.passHelper], "\(lines)")
+        let approve = try store.sandbox.git(["credential", "approve"], input: alice, environment: store.environment)
+        #expect(approve.exitCode == 0 && approve.stderr.isEmpty, "\(approve)")
+        #expect(store.entryNames() == ["git/https/git.example/alice"])
+        let erased = try store.helper("erase", "git.example")
+        #expect(erased.exitCode == 0 && erased.stderrText == "erased 1 credential\n", "\(erased)")
+        #expect(store.entryNames().isEmpty)
+    }
+
+    @Test func credentialsMoveBetweenPassAndTheSQLiteStore() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice)
+        let database = store.sandbox.root + "/sqlite/credentials.db"
+        let sqlite = store.sandbox.sqlite(["--db", database]).with(environment: store.environment)
+        let imported = try sqlite("import", "--from", "pass")
+        #expect(imported.exitCode == 0, "\(imported)")
+        #expect(try sqlite.password(for: request) == "alice-secret")
+        try sqlite.storeAll(wire("protocol=https", "host=other.example", "username=carol", "password=carol-secret"))
+        let passHelper = PassHelperProcess(store: store, environment: ["GIT_CREDENTIAL_SQLITE_DB": database])
+        let back = try passHelper("import", "--from", "sqlite")
+        #expect(back.exitCode == 0, "\(back)")
+        #expect(try store.helper.password(for: wire("protocol=https", "host=other.example")) == "carol-secret")
+        #expect(store.entryNames() == ["git/https/git.example/alice", "git/https/other.example/carol"])
+    }
+
+    /// keyring never picks pass; when git's configuration runs it too, the other helpers'
+    /// list and keyring's which say so, and where git asks it.
+    @Test func listAndWhichOfTheOtherHelpersMentionAConfiguredPass() throws {
+        let sandbox = try Sandbox()
+        let keyring = KeyringHelper(sandbox: sandbox, environment: try sandbox.noSessionBus())
+        #expect(try keyring("which").stdoutLines.allSatisfy { !$0.contains("pass") })
+        #expect(try sandbox.sqlite()("list").stderr.isEmpty)
+        for line in ["keyring", "pass"] {
+            let added = try sandbox.git(["config", "--global", "--add", "credential.helper", line])
+            #expect(added.exitCode == 0, "\(added)")
+        }
+        let which = try keyring("which")
+        #expect(which.stdoutLines.last == "pass: git also asks git-credential-pass (after git-credential-keyring), whose credentials are not shown here: git-credential-pass list", "\(which)")
+        let list = try sandbox.sqlite()("list")
+        #expect(list.exitCode == 0 && list.stderrText == "note: git also asks git-credential-pass (configured too), whose credentials are not shown here: git-credential-pass list\n", "\(list)")
+    }
+
+    /// git stores from parallel processes (submodules, jobs): every entry is committed.
+    @Test func storesAtOnceAreEachCommitted() throws {
+        let store = try PasswordStore()
+        // A shell starts them all at once, as a job runner does; each one's failure shows on stderr.
+        let script = "for i in 1 2 3 4 5 6 7 8; do printf 'protocol=https\\nhost=git.example\\nusername=user%s\\npassword=secret-%s\\n\\n' $i $i | \"$0\" store & done; wait"
+        let result = try store.sandbox.run("/bin/sh", ["-c", script, BuiltProducts.passHelper], environment: store.environment)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(store.entryNames().count == 8)
+        let status = try store.pass(["git", "status", "--porcelain"])
+        #expect(status.stdout.isEmpty, "stored but not committed: \(status.stdoutText)")
+    }
+
+    // MARK: Across machines
+
+    /// Two HOMEs, each with the same key (one person's two machines), sharing a bare repository.
+    func twoMachines() throws -> (PasswordStore, PasswordStore, String) {
+        let laptop = try PasswordStore()
+        let remote = laptop.sandbox.root + "/remote.git"
+        try laptop.expectSuccess(laptop.sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", remote]))
+        try laptop.expectSuccess(laptop.pass(["git", "remote", "add", "origin", remote]))
+        let first = try laptop.helper("sync")
+        #expect(first.exitCode == 0 && first.stderrText.hasPrefix("pushed "), "\(first)")
+
+        let desktop = try PasswordStore(initialise: false)
+        let secret = try laptop.gpg(["--batch", "--armor", "--export-secret-keys"])
+        try desktop.expectSuccess(desktop.gpg(["--batch", "--import"], input: secret.stdout.bytes))
+        try desktop.expectSuccess(desktop.gpg(["--batch", "--import-ownertrust"], input: Array("\(laptop.keys[0]):6:\n".utf8)))
+        try desktop.expectSuccess(desktop.sandbox.git(["clone", "--quiet", remote, desktop.storeDirectory]))
+        return (laptop, desktop, remote)
+    }
+
+    @Test func syncCarriesACredentialToAnotherMachine() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        try laptop.helper.storeAll(alice)
+        let pushed = try laptop.helper("sync")
+        #expect(pushed.exitCode == 0 && pushed.stderrText == "pulled 0 changes from origin/main, pushed 1 change\n", "\(pushed)")
+        let pulled = try desktop.helper("sync")
+        #expect(pulled.exitCode == 0 && pulled.stderrText == "pulled 1 change from origin/main, pushed 0 changes\n", "\(pulled)")
+        #expect(try desktop.helper.password(for: request) == "alice-secret")
+        let again = try desktop.helper("sync")
+        #expect(again.stderrText == "nothing to do: the password store and origin/main are the same\n", "\(again)")
+    }
+
+    @Test func theSameCredentialStoredOnBothMachinesEndsWithOneAnswer() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        try laptop.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=from-laptop"))
+        try desktop.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=from-desktop"))
+        #expect(try laptop.helper("sync").exitCode == 0)
+        let merged = try desktop.helper("sync")
+        #expect(merged.exitCode == 0, "\(merged)")
+        #expect(merged.stderrText.contains("kept the version already on origin/main: git/https/git.example/alice"), "\(merged)")
+        #expect(try laptop.helper("sync").exitCode == 0)
+        #expect(try laptop.helper.password(for: request) == "from-laptop")
+        #expect(try desktop.helper.password(for: request) == "from-laptop")
+        for machine in [laptop, desktop] {
+            #expect(try machine.pass(["git", "status", "--porcelain"]).stdout.isEmpty, "a broken store")
+            #expect(machine.entryNames() == ["git/https/git.example/alice"])
+        }
+    }
+
+    @Test func aCredentialErasedOnOneMachineAndReplacedOnTheOtherEndsWithOneAnswer() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        try laptop.helper.storeAll(alice)
+        #expect(try laptop.helper("sync").exitCode == 0)
+        #expect(try desktop.helper("sync").exitCode == 0)
+        #expect(try laptop.helper.erase(request).exitCode == 0)
+        try desktop.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=replaced"))
+        #expect(try laptop.helper("sync").exitCode == 0)
+        let merged = try desktop.helper("sync")
+        #expect(merged.exitCode == 0 && merged.stderrText.contains("kept the version already on origin/main: git/https/git.example/alice"), "\(merged)")
+        #expect(try laptop.helper("sync").exitCode == 0)
+        for machine in [laptop, desktop] {
+            #expect(try machine.helper.password(for: request) == nil)
+            #expect(try machine.pass(["git", "status", "--porcelain"]).stdout.isEmpty, "a broken store")
+        }
+    }
+
+    @Test func aConflictOnAPersonsOwnPasswordIsLeftToThemAndChangesNothing() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        try laptop.expectSuccess(laptop.pass(["insert", "--multiline", "mail"], input: Array("laptop\n".utf8)))
+        try desktop.expectSuccess(desktop.pass(["insert", "--multiline", "mail"], input: Array("desktop\n".utf8)))
+        #expect(try laptop.helper("sync").exitCode == 0)
+        let before = try desktop.pass(["git", "rev-parse", "HEAD"]).stdoutText
+        let refused = try desktop.helper("sync")
+        #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")
+        #expect(refused.stderrText.hasPrefix("git-credential-pass: the merge of origin/main conflicts on mail.gpg") && refused.stderrText.contains("Fix: "), "\(refused)")
+        #expect(try desktop.pass(["git", "rev-parse", "HEAD"]).stdoutText == before)
+        #expect(try desktop.pass(["git", "status", "--porcelain"]).stdout.isEmpty)
+        #expect(try desktop.pass(["show", "mail"]).stdoutText == "desktop\n")
+    }
+
+    @Test func syncWithoutARemoteSaysHowToAddOne() throws {
+        let store = try PasswordStore()
+        let result = try store.helper("sync")
+        #expect(result.exitCode == 1 && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.contains("has no remote to sync with. Fix: pass git remote add origin URL"), "\(result)")
+    }
+
+    // MARK: A team
+
+    @Test func aTeamSharesItsSubtreeAndARemovedKeyReadsNothingNew() throws {
+        let alicesStore = try PasswordStore(), bobsStore = try PasswordStore(initialise: false)
+        let bobsKey = try bobsStore.makeKey("Bob <bob@example.com>")
+        try alicesStore.trust(publicKeyOf: bobsStore, bobsKey)
+        try bobsStore.trust(publicKeyOf: alicesStore, alicesStore.keys[0])
+        // git/ is encrypted to both: what one stores, the other reads.
+        try alicesStore.expectSuccess(alicesStore.pass(["init", "--path", "git", alicesStore.keys[0], bobsKey]))
+        try alicesStore.helper.storeAll(wire("protocol=https", "host=team.example", "username=ci", "password=shared-1"))
+        let bobs = PassHelperProcess(store: bobsStore, environment: ["PASSWORD_STORE_DIR": alicesStore.storeDirectory])
+        #expect(try bobs.password(for: wire("protocol=https", "host=team.example")) == "shared-1")
+        try bobs.storeAll(wire("protocol=https", "host=team.example", "username=deploy", "password=from-bob"))
+        #expect(try alicesStore.helper.password(for: wire("protocol=https", "host=team.example", "username=deploy")) == "from-bob")
+
+        // Bob leaves: pass init re-encrypts git/ to Alice alone.
+        try alicesStore.expectSuccess(alicesStore.pass(["init", "--path", "git", alicesStore.keys[0]]))
+        try alicesStore.helper.storeAll(wire("protocol=https", "host=team.example", "username=ci", "password=rotated-2"))
+        #expect(try alicesStore.helper.password(for: wire("protocol=https", "host=team.example", "username=ci")) == "rotated-2")
+        let refused = try bobs.get(wire("protocol=https", "host=team.example", "username=ci"))
+        #expect(refused.exitCode == 0 && refused.stdout.isEmpty, "\(refused)")
+        #expect(!refused.stderrText.contains("rotated-2"))
+    }
+
+    // MARK: Never a hang
+
+    @Test func withoutAPinentryGetIsQuietAndStoreAndEraseFailAtOnce() throws {
+        let store = try PasswordStore(passphrase: "key-passphrase")
+        // Stored while gpg-agent still knows nothing: encrypting needs no passphrase.
+        try store.helper.storeAll(alice)
+        try store.expectSuccess(store.sandbox.run("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: store.environment))
+        let started = Date()
+        let get = try store.helper.get(request)
+        #expect(get.exitCode == 0 && get.stdout.isEmpty, "\(get)")
+        #expect(get.stderrLines.count <= 1 && !get.stderrText.contains("alice-secret"), "\(get)")
+        let erase = try store.helper.erase(request)
+        #expect(erase.exitCode == 1 && erase.stderrLines.count == 1, "\(erase)")
+        #expect(erase.stderrText.contains("needs the passphrase of your gpg key") && erase.stderrText.contains("Fix: run pass show"), "\(erase)")
+        #expect(Date().timeIntervalSince(started) < 10, "gpg waited for a pinentry")
+        #expect(store.entryNames() == ["git/https/git.example/alice"], "erase removed what it could not read")
+    }
+
+    /// gpg-agent's pinentry reaches the person at the terminal git runs in (GPG_TTY from
+    /// the helper's stderr), with time to answer. A pinentry of the test's own plays
+    /// pinentry-curses: it asks on the terminal the agent names.
+    @Test func aPinentryOnTheTerminalIsAnswered() throws {
+        let store = try PasswordStore(passphrase: "key-passphrase")
+        try store.helper.storeAll(alice)
+        let pinentry = try store.sandbox.file("pinentry", Self.terminalPinentry, mode: 0o700)
+        try store.sandbox.file("gnupg/gpg-agent.conf", "pinentry-program \(pinentry)\n")
+        try store.expectSuccess(store.sandbox.run("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: store.environment))
+        let session = try store.sandbox.atTerminal(BuiltProducts.passHelper, ["get"], input: request, answers: ["key-passphrase"],
+                                                   stderrOnTerminal: true, environment: store.environment.merging(["TERM": "dumb"]) { $1 })
+        #expect(session.terminal.contains("Passphrase for gpg:"), "\(session)")
+        #expect(session.code == 0 && session.stdout.contains("password=alice-secret"), "\(session)")
+    }
+
+    static let terminalPinentry = #"""
+        #!/usr/bin/python3
+        import sys
+        tty = None
+        print("OK ready", flush=True)
+        for line in sys.stdin:
+            command = line.strip()
+            if command.startswith("OPTION ttyname="):
+                tty = command.split("=", 1)[1]
+            if command.startswith("GETPIN") and tty:
+                with open(tty, "r+b", buffering=0) as terminal:
+                    terminal.write(b"Passphrase for gpg: ")
+                    pin = terminal.readline().rstrip(b"\r\n")
+                print("D " + pin.decode() + "\nOK", flush=True)
+            elif command.startswith("GETPIN"):
+                print("ERR 83886179 no terminal", flush=True)
+            elif command == "BYE":
+                print("OK", flush=True)
+                break
+            else:
+                print("OK", flush=True)
+        """#
+
+    @Test func doctorRoundTripsInAStoreOfItsOwn() throws {
+        let store = try PasswordStore()
+        let commits = try store.pass(["git", "rev-list", "--count", "HEAD"]).stdoutText
+        let doctor = try store.helper("doctor")
+        for expected in ["ok    pass: ", "ok    gpg: ", "ok    password store: ", "ok    gpg key: ", "warn  sync: the password store's repository has no remote",
+                         "ok    round trip: stored, read back and erased"] {
+            #expect(doctor.stdoutLines.contains { $0.hasPrefix(expected) }, "\(expected): \(doctor)")
+        }
+        #expect(store.entryNames().isEmpty)
+        #expect(try store.pass(["git", "rev-list", "--count", "HEAD"]).stdoutText == commits, "doctor committed to the user's store")
+    }
+
+    /// A gpg that never finishes (an agent that never answers), with a child of its own
+    /// holding the pipes: the helper gives up after its limit and kills them all; get stays silent.
+    @Test(arguments: ["sleep 300 &\necho $! > PIDFILE\nwait", "echo $$ > PIDFILE\nexec >&- 2>&-\nsleep 300"])
+    func aGpgThatHangsIsKilledWithItsChildren(script: String) throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice)
+        let bin = store.sandbox.root + "/hanging-bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+        let pidFile = store.sandbox.root + "/child.pid"
+        // A child holding the pipes, or gpg itself having closed them.
+        try store.sandbox.file("hanging-bin/gpg", "#!/bin/sh\n" + script.replacingOccurrences(of: "PIDFILE", with: pidFile) + "\n", mode: 0o700)
+        let helper = PassHelperProcess(store: store, environment: ["PATH": bin + ":" + Sandbox.searchPath])
+        let started = Date()
+        let get = try helper.get(request)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(get.exitCode == 0 && get.stdout.isEmpty, "\(get)")
+        #expect(get.stderrText.contains("within 10 seconds") && get.stderrLines.count == 1, "\(get)")
+        #expect(elapsed < 20, "took \(elapsed) s")
+        let child = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z", "gpg or its child still runs: \(state ?? "")")
+    }
+
+    // MARK: Setup problems, one line each
+
+    @Test func anUninitialisedStoreSaysHowToInitialiseIt() throws {
+        let store = try PasswordStore(initialise: false)
+        #expect(try store.helper.get(request).stdout.isEmpty)
+        let result = try store.helper.store(alice)
+        #expect(result.exitCode == 1 && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.contains("pass was never initialised. Fix: pass init YOUR-GPG-KEY-ID"), "\(result)")
+    }
+
+    @Test func aStoreWithoutGpgIdForGitSaysWhichToAdd() throws {
+        let store = try PasswordStore(initialise: false)
+        let key = try store.makeKey("Tester <tester@example.com>")
+        try store.expectSuccess(store.pass(["init", "--path", "team", key]))
+        let result = try store.helper.store(alice)
+        #expect(result.exitCode == 1 && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.contains("has no .gpg-id for git/") && result.stderrText.contains("Fix: pass init -p git YOUR-GPG-KEY-ID"), "\(result)")
+    }
+
+    @Test func aMissingPassSaysHowToInstallIt() throws {
+        let store = try PasswordStore()
+        let noPass = store.sandbox.root + "/bin"
+        try FileManager.default.createDirectory(atPath: noPass, withIntermediateDirectories: false)
+        let helper = PassHelperProcess(store: store, environment: ["PATH": noPass])
+        try store.helper.storeAll(alice)
+        let line = "git-credential-pass: pass is not installed (or not on PATH). Fix: install it: sudo apt install pass gnupg\n"
+        let result = try helper.store(alice)
+        #expect(result.exitCode == 1 && result.stderrText == line, "\(result)")
+        // git goes on to its next helper or its own prompt.
+        let get = try helper.get(request)
+        #expect(get.exitCode == 0 && get.stdout.isEmpty && get.stderrText == line, "\(get)")
+    }
+}
