@@ -19,7 +19,10 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+# make deb's, and its test's (a Debian root built by debootstrap, a git server on loopback).
+DEB_PACKAGES := dpkg-dev lintian
+DEB_TEST_PACKAGES := debootstrap git python3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
@@ -27,7 +30,7 @@ RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build install uninstall deb test-deb test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -98,6 +101,24 @@ uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(COMMANDS)) $(addprefix $(MANDIR)/,$(notdir $(MAN_PAGES))) \
 		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
 		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))
+
+# The Debian package, from what install puts under /usr (scripts/build-deb adds what Debian
+# wants besides), checked by lintian: errors and warnings fail, unless overridden with a
+# reason (packaging/debian/lintian-overrides).
+DEB_DIR := .build/deb
+deb: build
+	@scripts/apt-install $(DEB_PACKAGES)
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/debian/git-credential-helpers
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/git-credential-helpers PREFIX=/usr >/dev/null
+	SWIFT=$(SWIFT) scripts/build-deb $(DEB_DIR) > $(DEB_DIR)/name
+	lintian --fail-on error,warning --tag-display-limit 0 $$(cat $(DEB_DIR)/name)
+	@echo "built $$(cat $(DEB_DIR)/name)"
+
+# The package on a machine that has never seen Swift: a fresh Debian 12 root (debootstrap,
+# cached under /var/cache), with a git server on loopback (scripts/test-deb).
+test-deb: deb
+	@scripts/apt-install $(DEB_PACKAGES) $(DEB_TEST_PACKAGES)
+	scripts/test-deb $$(cat $(DEB_DIR)/name)
 
 # man/*.1 and completions/ from the argument parser and man/sections/ (make test checks
 # that the committed ones are what this writes).
