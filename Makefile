@@ -131,11 +131,13 @@ docs:
 # The reliability parts append their figures to REPORT; the table comes at the end.
 REPORT := .build/reliability.tsv
 # The install test installs the release build: it is built first, outside `swift test`.
+# test-deb after `swift test`, alone: its apt and dpkg runs do not slow the timed tests.
 test: deps-test build
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/generate-docs --check
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) --no-print-directory test-deb
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
 	@scripts/reliability-summary $(REPORT)
 
