@@ -21,7 +21,7 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
 # make deb's, and its test's (a Debian root built by debootstrap, a git server on loopback).
 DEB_PACKAGES := dpkg-dev lintian
-DEB_TEST_PACKAGES := debootstrap git python3
+DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
 TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
