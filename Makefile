@@ -39,7 +39,10 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # libc6-dev and libstdc++-12-dev: the archives the release links statically (libc.a for the
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) git pass gnupg pinentry-curses curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+# make deb's, and its test's (a Debian root built by debootstrap, a git server on loopback).
+DEB_PACKAGES := dpkg-dev lintian
+DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
@@ -53,7 +56,7 @@ install-names = install -m 755 $(RELEASE_DIR)/$(firstword $(1)) $(BINDIR)/$(firs
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build names install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build names install uninstall deb test-deb test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -139,6 +142,24 @@ uninstall:
 		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
 		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))
 
+# The Debian package, from what install puts under /usr (scripts/build-deb adds what Debian
+# wants besides), checked by lintian: errors and warnings fail, unless overridden with a
+# reason (packaging/debian/lintian-overrides).
+DEB_DIR := .build/deb
+deb: build
+	@scripts/apt-install $(DEB_PACKAGES)
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/debian/git-credential-helpers
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEB_DIR)/debian/git-credential-helpers PREFIX=/usr >/dev/null
+	SWIFT=$(SWIFT) scripts/build-deb $(DEB_DIR) > $(DEB_DIR)/name
+	lintian --fail-on error,warning --tag-display-limit 0 $$(cat $(DEB_DIR)/name)
+	@echo "built $$(cat $(DEB_DIR)/name)"
+
+# The package on a machine that has never seen Swift: a fresh Debian 12 root (debootstrap,
+# cached under /var/cache), with a git server on loopback (scripts/test-deb).
+test-deb: deb
+	@scripts/apt-install $(DEB_PACKAGES) $(DEB_TEST_PACKAGES)
+	scripts/test-deb $$(cat $(DEB_DIR)/name)
+
 # man/*.1 and completions/ from the argument parser and man/sections/ (make test checks
 # that the committed ones are what this writes).
 docs:
@@ -150,11 +171,13 @@ docs:
 # The reliability parts append their figures to REPORT; the table comes at the end.
 REPORT := .build/reliability.tsv
 # The install test installs the release build: it is built first, outside `swift test`.
+# test-deb after `swift test`, alone: its apt and dpkg runs do not slow the timed tests.
 test: deps-test build
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/generate-docs --check
 	rm -f $(REPORT)
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) scripts/with-test-keyring $(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) --no-print-directory test-deb
 	RELIABILITY_REPORT=$(CURDIR)/$(REPORT) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
 	@scripts/reliability-summary $(REPORT)
 
