@@ -27,7 +27,7 @@ RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build install uninstall test docs stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build install uninstall dist test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -98,6 +98,18 @@ uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(COMMANDS)) $(addprefix $(MANDIR)/,$(notdir $(MAN_PAGES))) \
 		$(addprefix $(BASHDIR)/,$(notdir $(BASH_COMPLETIONS))) $(addprefix $(ZSHDIR)/,$(notdir $(ZSH_COMPLETIONS))) \
 		$(addprefix $(FISHDIR)/,$(notdir $(FISH_COMPLETIONS)))
+
+# The release archive for other glibc distributions: what `make install` stages (the one
+# description of the layout) and install.sh (scripts/dist-install.sh), packed by
+# scripts/make-dist into DIST_DIR with SHA256SUMS.
+VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/CredentialCore/Version.swift)
+DIST_DIR ?= .build/dist
+DIST_NAME := git-credential-helpers-$(VERSION)-linux-x86_64
+dist: build
+	rm -rf $(DIST_DIR)/stage
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DIST_DIR)/stage) PREFIX=/$(DIST_NAME) >/dev/null
+	scripts/make-dist $(DIST_DIR)/stage/$(DIST_NAME) $(DIST_DIR) $(VERSION)
+	rm -rf $(DIST_DIR)/stage
 
 # man/*.1 and completions/ from the argument parser and man/sections/ (make test checks
 # that the committed ones are what this writes).
