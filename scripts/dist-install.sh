@@ -70,7 +70,9 @@ set -f
 # ssh's StrictModes and the helpers' own stores judge it: every directory from / down
 # owned by us or root and writable by no one else (root's sticky ones, like /tmp, aside),
 # a symbolic link only when it is ours or root's, and then its target judged the same way.
-# Directories missing on the way are created (0755) and remembered in $created.
+# Directories missing on the way end the walk, or when $creating is set are created (0755)
+# and remembered in $created.
+creating=
 created=
 trusted_path() {
 	walked=
@@ -95,7 +97,7 @@ trusted_path() {
 			trusted_directory "$walked"
 		elif [ -e "$walked" ]; then
 			refuse "$walked is not a directory" "move it aside, or choose another prefix"
-		elif [ "$action" = install ]; then
+		elif [ -n "$creating" ]; then
 			mkdir -m 755 "$walked" || refuse "cannot create $walked" "check the permissions of the directory above it"
 			created="$created$walked
 "
@@ -165,9 +167,8 @@ install() {
 	entries=$(cd "$here" && find bin share \( -type f -o -type l \) -print | LC_ALL=C sort)
 
 	# Nothing is changed until every target has been judged: ours, or free.
-	trusted_path "$prefix"
-	real_prefix=$(cd -P "$prefix" && pwd)
-	for dir in $(say "$entries" | sed 's|/[^/]*$||' | LC_ALL=C sort -u) "$record_dir"; do
+	directories=$(say "$entries" | sed 's|/[^/]*$||' | LC_ALL=C sort -u)
+	for dir in $directories "$record_dir"; do
 		trusted_path "$prefix/$dir"
 	done
 	theirs=
@@ -181,6 +182,11 @@ install() {
 	done
 	[ -z "$theirs" ] || refuse "not installed by this install.sh, so left alone:$theirs" \
 		"remove them if they are an older installation of these helpers (make uninstall PREFIX=$prefix), or choose another --prefix"
+	creating=yes
+	for dir in $directories "$record_dir"; do
+		trusted_path "$prefix/$dir"
+	done
+	real_prefix=$(cd -P "$prefix" && pwd)
 
 	# The record first, then the files: an install cut short is ours to finish or remove.
 	new_record=$prefix/$record_dir/.installed.$$
