@@ -136,6 +136,7 @@ checksum() { sha256sum <"$1" | cut -c1-64; }
 uninstall() {
 	[ -f "$prefix/$record" ] || refuse "nothing of ours is installed in $prefix (no $prefix/$record)" \
 		"name the prefix it was installed into: --prefix DIR"
+	configured_here
 	kept=
 	for entry in $(recorded | awk '$1 == "file" || $1 == "link" { print $2 }'); do
 		target=$prefix/$entry
@@ -154,7 +155,16 @@ uninstall() {
 	for directory in $directories; do rmdir "$directory" 2>/dev/null || :; done
 	say "$program: removed git-credential-helpers from $prefix."
 	[ -z "$kept" ] || say "$program: kept, changed since it was installed:$kept"
-	say "Your stored credentials and git's credential.helper lines are kept: they are yours."
+	say "Your stored credentials are kept: they are yours."
+}
+
+# git's helper lines that run a command from this prefix fail once it is gone: said before
+# removing, with how to take them back (`configure` wrote them, `unconfigure` removes them).
+configured_here() {
+	command -v git >/dev/null 2>&1 || return 0
+	lines=$(git config --show-origin --get-regexp '^credential\..*helper$' 2>/dev/null | grep -F "$prefix/bin/") || return 0
+	say "$program: warning: git's configuration runs helpers from $prefix/bin, which stop working now; remove these lines (HELPER unconfigure, run before --uninstall, does it):" >&2
+	say "$lines" | sed 's/^/  /' >&2
 }
 
 # Install: every file and symbolic link under bin/ and share/ beside this script, as
@@ -192,6 +202,7 @@ install() {
 	new_record=$prefix/$record_dir/.installed.$$
 	temporary=
 	trap 'rm -f "$new_record" "$temporary"' EXIT
+	trap 'exit 1' HUP INT TERM
 	{
 		for entry in $entries; do
 			if [ -L "$here/$entry" ]; then say "link $entry"; else say "file $entry $(checksum "$here/$entry")"; fi
@@ -230,7 +241,7 @@ $entry
 		if [ -L "$target" ]; then rm -f "$target"; fi
 		mv -f "$temporary" "$target"
 	done
-	trap - EXIT
+	trap - EXIT HUP INT TERM
 	report "$entries"
 }
 

@@ -135,9 +135,17 @@ import Testing
         let (candidates, run) = try completion.candidates(.bash, ["git-credential-sqlite", "capab"])
         #expect(candidates == ["capability"], "\(run)")
 
+        // Configured for git as the README says; uninstall says that git's line now fails, and how it goes.
+        let configure = try sandbox.run(prefix + "/bin/git-credential-sqlite", ["configure"], environment: ["PATH": path])
+        #expect(configure.exitCode == 0, "\(configure)")
         let uninstall = try install(archive, ["--uninstall"], environment: ["PREFIX": prefix])
-        #expect(uninstall.exitCode == 0 && uninstall.stderr.isEmpty
+        #expect(uninstall.exitCode == 0
                 && uninstall.stdoutText.hasPrefix("install.sh: removed git-credential-helpers from \(prefix).\n"), "\(uninstall)")
+        #expect(uninstall.stderrLines.count == 2
+                && uninstall.stderrLines[0].hasPrefix("install.sh: warning: git's configuration runs helpers from \(prefix)/bin")
+                && uninstall.stderrLines[0].contains("unconfigure")
+                && uninstall.stderrLines[1].hasPrefix("  file:\(sandbox.home)/.gitconfig\tcredential.helper ")
+                && uninstall.stderrLines[1].contains("\(prefix)/bin/git-credential-sqlite"), "\(uninstall)")
         #expect(!fileExists(prefix), "left after uninstall: \(tree(prefix))")
         // What was stored stays: it is the user's.
         #expect(fileExists(sandbox.database) && fileExists(sandbox.keyFile))
