@@ -117,15 +117,16 @@ trusted_directory() {
 }
 
 # The record's entries, one a line: `file PATH SHA256` (its checksum as installed), `link
-# PATH` for a symbolic link, `dir PATH` for a directory we created (`.`: the prefix);
-# paths relative to the prefix. Only lines of that shape are believed.
+# PATH TARGET` for a symbolic link, `dir PATH` for a directory we created (`.`: the
+# prefix); paths relative to the prefix. Only lines of that shape are believed.
 recorded() {
 	[ -f "$prefix/$record" ] || return 0
 	awk '$2 !~ /\.\./ && ($2 == "." || $2 ~ /^[a-z][-a-zA-Z0-9_.\/]*$/) &&
-		(($1 == "file" && NF == 3 && length($3) == 64 && $3 !~ /[^0-9a-f]/) || (($1 == "link" || $1 == "dir") && NF == 2))' \
+		(($1 == "file" && NF == 3 && length($3) == 64 && $3 !~ /[^0-9a-f]/) ||
+		 ($1 == "link" && NF == 3 && $3 ~ /^[-a-zA-Z0-9_.][-a-zA-Z0-9_.\/]*$/) || ($1 == "dir" && NF == 2))' \
 		"$prefix/$record"
 }
-# Whether the record has `KIND PATH` (and, given, that checksum).
+# Whether the record has `KIND PATH` (and, given, that checksum or link target).
 is_recorded() {
 	recorded | awk -v kind="$1" -v path="$2" -v sum="${3:-}" \
 		'$1 == kind && $2 == path && (sum == "" || $3 == sum) { found = 1 } END { exit !found }'
@@ -142,7 +143,7 @@ uninstall() {
 		target=$prefix/$entry
 		trusted_path "${target%/*}"
 		if [ -L "$target" ]; then
-			if is_recorded link "$entry"; then rm -f "$target"; else kept="$kept $target"; fi
+			if is_recorded link "$entry" "$(readlink "$target")"; then rm -f "$target"; else kept="$kept $target"; fi
 		elif [ -f "$target" ]; then
 			if is_recorded file "$entry" "$(checksum "$target")"; then rm -f "$target"; else kept="$kept $target"; fi
 		fi
@@ -205,7 +206,7 @@ install() {
 	trap 'exit 1' HUP INT TERM
 	{
 		for entry in $entries; do
-			if [ -L "$here/$entry" ]; then say "link $entry"; else say "file $entry $(checksum "$here/$entry")"; fi
+			if [ -L "$here/$entry" ]; then say "link $entry $(readlink "$here/$entry")"; else say "file $entry $(checksum "$here/$entry")"; fi
 		done
 		# What an older version installed and this one does not stays recorded, to be uninstalled.
 		recorded | while IFS=' ' read -r kind entry sum; do
