@@ -96,13 +96,13 @@ import Testing
                 "install.sh says \(required ?? "nothing")")
 
         // A fresh PREFIX that does not exist yet, a umask that would make every file private.
-        let install = try install(archive, [], environment: ["PREFIX": prefix], umask: "077")
-        try #require(install.exitCode == 0 && install.stderr.isEmpty, "\(install)")
-        #expect(install.stdoutText.hasPrefix("install.sh: installed git-credential-helpers \(Self.version) into \(prefix):\n")
-                && install.stdoutText.contains("  commands     \(prefix)/bin: ")
-                && install.stdoutText.contains("  man pages    \(prefix)/share/man/man1\n")
-                && install.stdoutText.contains("  completions  \(prefix)/share/zsh/site-functions\n")
-                && install.stdoutText.contains("export PATH=\"\(prefix)/bin:$PATH\""), "\(install)")
+        let installed = try install(archive, [], environment: ["PREFIX": prefix], umask: "077")
+        try #require(installed.exitCode == 0 && installed.stderr.isEmpty, "\(installed)")
+        #expect(installed.stdoutText.hasPrefix("install.sh: installed git-credential-helpers \(Self.version) into \(prefix):\n")
+                && installed.stdoutText.contains("  commands     \(prefix)/bin: ")
+                && installed.stdoutText.contains("  man pages    \(prefix)/share/man/man1\n")
+                && installed.stdoutText.contains("  completions  \(prefix)/share/zsh/site-functions\n")
+                && installed.stdoutText.contains("export PATH=\"\(prefix)/bin:$PATH\""), "\(installed)")
         // Exactly the archive's tree (as make install staged it: files 755/644, relative links), and the record.
         var expected = tree(archive.tree).filter { $0.key.hasPrefix("bin/") || $0.key.hasPrefix("share/") }
         #expect(Set(tree(archive.tree).keys).subtracting(expected.keys) == ["install.sh", "README.md"])
