@@ -281,7 +281,7 @@ check_machine() {
 
 report() {
 	say "$program: installed git-credential-helpers $version into $prefix:"
-	say "  commands     $prefix/bin: $(say "$1" | sed -n 's|^bin/||p' | tr '\n' ' ')"
+	say "  commands     $prefix/bin: $(say "$1" | sed -n 's|^bin/||p' | tr '\n' ' ' | sed 's/ $//')"
 	say "  man pages    $prefix/share/man/man1"
 	for dir in $(say "$1" | sed -n 's|^\(share/.*\)/[^/]*$|\1|p' | grep -v '^share/man/' | LC_ALL=C sort -u); do
 		say "  completions  $prefix/$dir"
