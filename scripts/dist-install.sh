@@ -66,7 +66,7 @@ IFS='
 '
 set -f
 
-# Whether PATH (what we may write, or remove from) can only be changed by us or root, as
+# Refuses the directory $1 (where we write, or remove from) unless only we or root can change it, as
 # ssh's StrictModes and the helpers' own stores judge it: every directory from / down
 # owned by us or root and writable by no one else (root's sticky ones, like /tmp, aside),
 # a symbolic link only when it is ours or root's, and then its target judged the same way.
@@ -98,7 +98,7 @@ trusted_path() {
 		elif [ -e "$walked" ]; then
 			refuse "$walked is not a directory" "move it aside, or choose another prefix"
 		elif [ -n "$creating" ]; then
-			mkdir -m 755 "$walked" || refuse "cannot create $walked" "check the permissions of the directory above it"
+			mkdir -m 755 "$walked" 2>/dev/null || refuse "cannot create $walked" "check the permissions of the directory above it"
 			created="$created$walked
 "
 		else
