@@ -20,7 +20,7 @@ FISH_COMPLETIONS := $(addsuffix .fish,$(addprefix completions/fish/,$(COMMANDS))
 # static PIEs, libstdc++.a); the Swift toolchain needs them anyway, named here to be sure.
 BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc6-dev libstdc++-12-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) git curl python3 sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
-	mandoc groff man-db bash-completion zsh fish binutils
+	mandoc groff man-db bash-completion zsh fish binutils xz-utils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # The release binaries are rebuilt when a source changes, not on every install: so that
@@ -105,7 +105,10 @@ uninstall:
 VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/CredentialCore/Version.swift)
 DIST_DIR ?= .build/dist
 DIST_NAME := git-credential-helpers-$(VERSION)-linux-x86_64
+# xz and readelf (which glibc the binaries need) are not in a minimal Debian.
+DIST_PACKAGES := xz-utils binutils
 dist: build
+	@scripts/apt-install $(DIST_PACKAGES)
 	rm -rf $(DIST_DIR)/stage
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DIST_DIR)/stage) PREFIX=/$(DIST_NAME) >/dev/null
 	scripts/make-dist $(DIST_DIR)/stage/$(DIST_NAME) $(DIST_DIR) $(VERSION)
