@@ -228,14 +228,23 @@ $entry
 	chmod 644 "$new_record"
 	mv -f "$new_record" "$prefix/$record"
 
+	copied=
 	for entry in $entries; do
 		source=$here/$entry
 		target=$prefix/$entry
 		temporary=${target%/*}/.install.$$
 		rm -f "$temporary"
-		cp -P "$source" "$temporary"
-		if [ ! -L "$source" ]; then
-			if [ -x "$source" ]; then chmod 755 "$temporary"; else chmod 644 "$temporary"; fi
+		original=$(hard_link_of "$source" "$copied")
+		if [ -n "$original" ]; then
+			# Names that are one file in the archive (make install links them) stay one file.
+			ln "$prefix/$original" "$temporary"
+		else
+			cp -P "$source" "$temporary"
+			if [ ! -L "$source" ]; then
+				if [ -x "$source" ]; then chmod 755 "$temporary"; else chmod 644 "$temporary"; fi
+				copied="$copied$entry
+"
+			fi
 		fi
 		# rename(2) replaces the name itself; only a link of ours in the way (a directory,
 		# even through a link, would take the file in) is removed first.
@@ -244,6 +253,13 @@ $entry
 	done
 	trap - EXIT HUP INT TERM
 	report "$entries"
+}
+
+# The entry among $2 (installed already) that is the same file as $1 in the archive, if any.
+hard_link_of() {
+	for earlier in $2; do
+		if [ "$here/$earlier" -ef "$1" ]; then say "$earlier"; return 0; fi
+	done
 }
 
 # The absolute paths of the directories we created, deepest first.

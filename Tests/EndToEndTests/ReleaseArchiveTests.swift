@@ -109,6 +109,8 @@ import Testing
         #expect(expected.values.allSatisfy { $0 == "755" || $0 == "644" || $0.hasPrefix("-> ") && !$0.hasPrefix("-> /") }, "\(expected)")
         expected["share/git-credential-helpers/installed"] = "644"
         #expect(tree(prefix) == expected, "installed: \(tree(prefix).sorted { $0.key < $1.key })")
+        // Names that are one file in the archive (hard links, as make install makes them) are one file installed.
+        #expect(hardLinks(prefix) == hardLinks(archive.tree), "\(hardLinks(prefix)) in place of \(hardLinks(archive.tree))")
         let directories = try sandbox.run("/usr/bin/find", [prefix, "-type", "d", "!", "-perm", "755"])
         #expect(directories.stdoutText.isEmpty, "directories not 0755: \(directories)")
 
@@ -254,6 +256,17 @@ import Testing
                 "\(uninstall)")
         #expect(tree(spaced) == left, "\(tree(spaced))")
         #expect(contents(of: page) == edited)
+    }
+
+    /// The names in `root`/bin that are one file with another name there.
+    func hardLinks(_ root: String) -> Set<Set<String>> {
+        var byFile: [ino_t: Set<String>] = [:]
+        for path in files(in: root + "/bin") {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            byFile[info.st_ino, default: []].insert(String(path.split(separator: "/").last ?? ""))
+        }
+        return Set(byFile.values.filter { $0.count > 1 })
     }
 
     /// The highest GLIBC_x.y symbol version any binary in `directory` needs (readelf).
