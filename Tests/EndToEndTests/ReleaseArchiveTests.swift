@@ -187,6 +187,33 @@ import Testing
         }
     }
 
+    /// A machine without libsecret (hidden from the loader by an empty file bound over it,
+    /// in a mount namespace of the test's own): the commands that load it are named, with
+    /// what the loader says; the others, installed all the same, work.
+    @Test func namesTheCommandsALibraryIsMissingFor() throws {
+        let archive = try Self.archive.get()
+        guard getuid() == 0, let unshare = Sandbox.which("unshare"),
+              let resolved = realpath("/usr/lib/x86_64-linux-gnu/libsecret-1.so.0", nil) else { return }
+        let library = String(cString: resolved)
+        free(resolved)
+        var needing: [String] = []
+        for path in files(in: archive.tree + "/bin") {
+            let dynamic = try sandbox.run("/usr/bin/readelf", ["--dynamic", path])
+            if dynamic.stdoutText.contains("[libsecret-1.so.0]") { needing.append(String(path.split(separator: "/").last!)) }
+        }
+        try #require(!needing.isEmpty, "no command loads libsecret")
+        let run = try sandbox.run(unshare, ["-m", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", library,
+                                            archive.installer, "--prefix", prefix])
+        #expect(run.exitCode == 0, "\(run)")
+        #expect(run.stderrLines.first?.hasPrefix("install.sh: warning: these commands cannot run here yet (install the library named") == true
+                && run.stderrLines.dropFirst().map { String($0.prefix { $0 != ":" }) } == needing.sorted().map { "  " + $0 }
+                && run.stderrLines.dropFirst().allSatisfy { $0.contains("libsecret-1.so.0") }, "\(run)")
+        let credential = wire("protocol=https", "host=example.com", "username=alice", "password=no desktop")
+        expectSuccess(try sandbox.run(prefix + "/bin/git-credential-sqlite", ["store"], input: credential))
+        #expect(try sandbox.run(prefix + "/bin/git-credential-sqlite", ["get"], input: wire("protocol=https", "host=example.com"))
+            .attributes["password"] == "no desktop")
+    }
+
     /// A file of someone else's in a target place, a symbolic link planted there, a
     /// directory another user could write or owns: refused before anything is made,
     /// nothing followed or overwritten. Installing again replaces only what is ours, and
