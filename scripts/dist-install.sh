@@ -21,6 +21,8 @@ say() { printf '%s\n' "$*"; }
 refuse() { printf '%s: %s. Fix: %s\n' "$program" "$1" "$2" >&2; exit 1; }
 
 usage() {
+	needs="x86_64 Linux"
+	[ "$required_glibc" = none ] || needs="$needs with glibc $required_glibc or newer"
 	cat <<EOF
 usage: ./install.sh [--prefix DIR] [--uninstall]
 
@@ -28,7 +30,7 @@ Installs git-credential-helpers $version into DIR (default: \$PREFIX, else ~/.lo
 commands in DIR/bin, man pages in DIR/share/man/man1, completions for bash, zsh
 and fish under DIR/share. It records what it installed in DIR/$record,
 replaces only what it installed itself, and --uninstall removes exactly that.
-Needs x86_64 Linux with glibc $required_glibc or newer.
+Needs $needs.
 EOF
 }
 
