@@ -43,7 +43,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc
 DEB_PACKAGES := dpkg-dev lintian
 DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
 TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
-	mandoc groff man-db bash-completion zsh fish binutils
+	mandoc groff man-db bash-completion zsh fish binutils xz-utils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # $(call link,FILE,DIR,NAMES): each of NAMES in DIR a hard link of FILE (replacing what was there).
@@ -56,7 +56,7 @@ install-names = install -m 755 $(RELEASE_DIR)/$(firstword $(1)) $(BINDIR)/$(firs
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
 SOURCES := Package.swift $(shell find Sources -type f)
 
-.PHONY: all build names install uninstall deb test-deb test docs stress bench fuzz fuzz-merge deps-build deps-test clean
+.PHONY: all build names install uninstall deb test-deb dist test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 
 all: build
 
@@ -159,6 +159,21 @@ deb: build
 test-deb: deb
 	@scripts/apt-install $(DEB_PACKAGES) $(DEB_TEST_PACKAGES)
 	scripts/test-deb $$(cat $(DEB_DIR)/name)
+
+# The release archive for other glibc distributions: what `make install` stages (the one
+# description of the layout) and install.sh (scripts/dist-install.sh), packed by
+# scripts/make-dist into DIST_DIR with SHA256SUMS.
+VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/CredentialCore/Version.swift)
+DIST_DIR ?= .build/dist
+DIST_NAME := git-credential-helpers-$(VERSION)-linux-x86_64
+# xz and readelf (which glibc the binaries need) are not in a minimal Debian.
+DIST_PACKAGES := xz-utils binutils
+dist: build
+	@scripts/apt-install $(DIST_PACKAGES)
+	rm -rf $(DIST_DIR)/stage
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DIST_DIR)/stage) PREFIX=/$(DIST_NAME) >/dev/null
+	scripts/make-dist $(DIST_DIR)/stage/$(DIST_NAME) $(DIST_DIR) $(VERSION)
+	rm -rf $(DIST_DIR)/stage
 
 # man/*.1 and completions/ from the argument parser and man/sections/ (make test checks
 # that the committed ones are what this writes).
