@@ -5,6 +5,11 @@
 # anything of ours does. `install.sh --help` says how.
 set -eu
 
+# $1 as one word for sh, bash, zsh and fish: in single quotes, each ' as '\''.
+shell_quoted() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
 # Written by scripts/make-dist from the binaries it packs: the version, and the oldest
 # glibc the dynamically linked ones need (the highest GLIBC_x.y symbol version they
 # reference; "none" when every one is static).
@@ -304,12 +309,13 @@ report() {
 	for dir in $(say "$1" | sed -n 's|^\(share/.*\)/[^/]*$|\1|p' | grep -v '^share/man/' | LC_ALL=C sort -u); do
 		say "  completions  $prefix/$dir"
 	done
-	say "  record       $prefix/$record (./install.sh --uninstall --prefix '$prefix' removes what it lists)"
+	say "  record       $prefix/$record (./install.sh --uninstall --prefix $(shell_quoted "$prefix") removes what it lists)"
 	case ":${PATH:-}:" in
 	*":$prefix/bin:"*) ;;
 	*)
-		say "Add $prefix/bin to PATH (in ~/.profile): export PATH=\"$prefix/bin:\$PATH\""
-		say "man then finds the pages by itself (man-db); other man programs need MANPATH=\"$prefix/share/man:\""
+		# Lines to paste: the prefix single-quoted, so nothing in it runs in the shell (attack finding).
+		say "Add $prefix/bin to PATH (in ~/.profile): export PATH=$(shell_quoted "$prefix/bin"):\"\$PATH\""
+		say "man then finds the pages by itself (man-db); other man programs need MANPATH=$(shell_quoted "$prefix/share/man"):"
 		;;
 	esac
 	say "Then: git-credential-sqlite configure (or git-credential-keyring configure on a desktop)."

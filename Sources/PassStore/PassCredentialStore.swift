@@ -68,6 +68,9 @@ public final class PassCredentialStore: CredentialStore {
     public func replace(with credentials: [Credential], progress: Progress?) throws {
         for credential in credentials {
             guard let name = PassEntry.name(of: credential) else { continue }
+            // pass encrypts to the .gpg-id nearest the entry: every directory on the way must
+            // be the user's alone, or another user could have put theirs, naming their key.
+            try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: directory + "/" + name), below: directory + "/" + name)
             let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
@@ -150,6 +153,8 @@ public final class PassCredentialStore: CredentialStore {
                                       fix: "ask someone who can read it to run pass init again with your key in its .gpg-id")
                 }
                 Trace.note("passed over \(name): it is not encrypted to any of your keys")
+            case .unreadable(let reason):
+                Trace.note("passed over \(name): \(reason)")
             case .text(let text):
                 guard let credential = PassEntry.credential(from: text) else {
                     Trace.note("passed over \(name): it holds no git credential")
@@ -184,7 +189,24 @@ public final class PassCredentialStore: CredentialStore {
 
     /// Every `.gpg` file below `subtree`, as entry names, with their modification times.
     /// Symbolic links are not followed: what they point to is not the store's.
+    /// In a synced or shared store, what another user could have put or changed (theirs,
+    /// or writable by group or others) is not taken for the user's own.
+    static func trusted(_ info: stat, _ name: String) -> Bool {
+        guard info.st_uid == geteuid() || info.st_uid == 0, info.st_mode & 0o022 == 0 else {
+            Trace.note("passed over \(name): it belongs to uid \(info.st_uid) or others can write it (mode \(String(info.st_mode & 0o7777, radix: 8)))")
+            return false
+        }
+        return true
+    }
+
     static func walk(_ directory: String, _ subtree: String) -> [(String, timespec)] {
+        // The directories above the subtree too: one others can write holds what they like.
+        var above = ""
+        for part in subtree.split(separator: "/") {
+            above += (above.isEmpty ? "" : "/") + part
+            var info = stat()
+            guard lstat(directory + "/" + above, &info) == 0, trusted(info, above) else { return [] }
+        }
         guard let handle = opendir(directory + "/" + subtree) else { return [] }
         defer { closedir(handle) }
         var found: [(String, timespec)] = []
@@ -193,7 +215,7 @@ public final class PassCredentialStore: CredentialStore {
             guard !name.hasPrefix(".") else { continue }
             let relative = subtree + "/" + name
             var info = stat()
-            guard lstat(directory + "/" + relative, &info) == 0 else { continue }
+            guard lstat(directory + "/" + relative, &info) == 0, trusted(info, relative) else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: found += walk(directory, relative)
             case S_IFREG where name.hasSuffix(".gpg"): found.append((String(relative.dropLast(4)), info.st_mtim))

@@ -80,29 +80,42 @@ public struct PassProgram: Sendable {
         case notForYou
         /// Gone since it was listed.
         case missing
+        /// Not a credential however it is read: no OpenPGP data, or more than one decrypts to.
+        case unreadable(String)
     }
 
     /// The decrypted text of an entry: gpg run as `pass show` runs it (its options, then
     /// PASSWORD_STORE_GPG_OPTS and ours), without pass's bash around it, which took 9 of a
     /// get's 15 ms (gpg's decryption: 4). Reading needs nothing of pass's own (no commit,
     /// no .gpg-id); writing and removing still go through pass.
+    /// The most an entry may decrypt to: a credential is a password and a few fields.
+    static let largestEntry = 64 << 10
+
     public func show(_ name: String) throws -> Decrypted {
         let file = directory + "/" + name + ".gpg"
         guard PrivateFiles.exists(file) else { return .missing }
         let program = Subprocess.which("gpg2") != nil ? "gpg2" : "gpg"
         let options = environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
         Trace.note("running \(program) to decrypt \(Trace.quoted(name))")
-        guard let result = Subprocess.run(program, ["-d"] + options + ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to", file],
-                                          input: [], environment: environment, timeoutSeconds: Self.timeoutSeconds) else {
+        // --max-output: gpg stops at a credential's size, so a small entry that decompresses
+        // to a gigabyte (someone else's, synced in) costs milliseconds, not a minute.
+        guard let result = Subprocess.run(program, ["-d"] + options + ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to",
+                                                    "--max-output", String(Self.largestEntry), file],
+                                          input: [], limit: Self.largestEntry, environment: environment,
+                                          timeoutSeconds: Self.timeoutSeconds) else {
             throw Self.missing(program)
         }
         if result.timedOut {
             throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting)",
                               fix: "run pass show \(name) in a terminal to see what waits, or restart the agent: gpgconf --kill gpg-agent")
         }
+        if result.output.count >= Self.largestEntry { return .unreadable("it decrypts to more than a credential (over \(Self.largestEntry >> 10) KiB)") }
         if result.succeeded { return .text(result.output) }
         let errors = String(decoding: result.errors, as: UTF8.self)
         if !PrivateFiles.exists(file) { return .missing }
+        if errors.contains("[GNUPG:] NODATA") && !errors.contains("[GNUPG:] BEGIN_DECRYPTION") {
+            return .unreadable("it is no OpenPGP data")
+        }
         if errors.contains("[GNUPG:] DECRYPTION_FAILED") {
             // gpg considered a secret key of ours and still failed: it needs its passphrase.
             guard errors.contains("[GNUPG:] KEY_CONSIDERED") else { return .notForYou }

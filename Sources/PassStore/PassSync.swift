@@ -83,6 +83,11 @@ public struct PassSync {
         if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }
 
         let behind = try count("HEAD.." + upstream)
+        // A .gpg-id that comes in decides to whom every later store there is encrypted: a
+        // teammate's (or an intruder's) key added there must not pass unnoticed.
+        let recipients = behind == 0 ? [] : try must(["diff", "--name-only", "HEAD..." + upstream, "--", ":(glob)**/.gpg-id", ".gpg-id"],
+                                                     doing: "cannot list the changes of \(upstream)", fix: "run pass git log")
+            .split(separator: "\n").map(String.init)
         var kept: [String] = []
         if behind > 0 { kept = try merge(upstream) }
         let ahead = try count(upstream + "..HEAD")
@@ -95,6 +100,10 @@ public struct PassSync {
         }
         if behind == 0 && ahead == 0 { return "nothing to do: the password store and \(upstream) are the same" }
         var line = "pulled \(Self.changes(behind)) from \(upstream), pushed \(Self.changes(ahead))"
+        if !recipients.isEmpty {
+            line += "; the keys entries are encrypted to changed in " + recipients.joined(separator: ", ")
+                + " (what is stored there from now on is readable by the keys it names: check them with cat)"
+        }
         if !kept.isEmpty {
             line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")
         }

@@ -131,6 +131,49 @@ import Testing
         #expect(again.stderrText == "nothing to do: the password store and origin/main are the same\n", "\(again)")
     }
 
+    /// Attack finding: a .gpg-id another machine pushed decides to whom the next store is
+    /// encrypted; sync passed it as "pulled 1 change".
+    @Test func aGpgIdThatComesInThroughSyncIsNamed() throws {
+        let (laptop, desktop, _) = try twoMachines()
+        let other = try laptop.makeKey("Someone Else <else@example.com>")
+        try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], other]))
+        #expect(try laptop.helper("sync").exitCode == 0)
+        let pulled = try desktop.helper("sync")
+        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("the keys entries are encrypted to changed in git/.gpg-id"), "\(pulled)")
+    }
+
+    /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is
+    /// others' data too) took a get a minute and a gigabyte; a file of no OpenPGP data made
+    /// list fail. Both are passed over.
+    @Test func anEntryThatIsNoCredentialHoweverReadIsPassedOver() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice)
+        let directory = store.storeDirectory + "/git/https/git.example"
+        let bomb = try store.sandbox.run("/bin/sh", ["-c", #"{ printf 'x\nusername: bob\n'; head -c 200000000 /dev/zero; } | gpg --batch --yes -z 9 --compress-algo zlib -e -r "$1" -o "$2""#,
+                                                     "sh", store.keys[0], directory + "/bob.gpg"], environment: store.environment)
+        try store.expectSuccess(bomb)
+        try Data(repeating: 0, count: 100_000).write(to: URL(fileURLWithPath: directory + "/carol.gpg"))
+        let get = try store.helper.get(wire("protocol=https", "host=git.example", "username=bob"))
+        #expect(get.exitCode == 0 && get.stdout.isEmpty, "\(get)")
+        let list = try store.helper("list")
+        #expect(list.exitCode == 0 && list.stdoutText.contains("alice") && !list.stdoutText.contains("bob"), "\(list)")
+    }
+
+    /// Attack finding: only the store's top directory was checked; an entry another user
+    /// planted in a directory others can write was answered, and a store there encrypted
+    /// to the .gpg-id they put beside it.
+    @Test func whatOthersCouldHaveWrittenInTheStoreIsNotTrusted() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(alice)
+        let directory = store.storeDirectory + "/git/https/git.example"
+        #expect(chmod(directory, 0o777) == 0)
+        let get = try store.helper.get(request)
+        #expect(get.exitCode == 0 && get.stdout.isEmpty, "an entry others could have written was answered: \(get)")
+        let stored = try store.helper.store(wire("protocol=https", "host=git.example", "username=bob", "password=bob-secret"))
+        #expect(stored.exitCode != 0 && stored.stderrText.contains("is writable by group or others"), "\(stored)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/bob.gpg"))
+    }
+
     @Test func theSameCredentialStoredOnBothMachinesEndsWithOneAnswer() throws {
         let (laptop, desktop, _) = try twoMachines()
         try laptop.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=from-laptop"))

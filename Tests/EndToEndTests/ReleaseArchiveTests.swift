@@ -102,7 +102,7 @@ import Testing
                 && installed.stdoutText.contains("  commands     \(prefix)/bin: ")
                 && installed.stdoutText.contains("  man pages    \(prefix)/share/man/man1\n")
                 && installed.stdoutText.contains("  completions  \(prefix)/share/zsh/site-functions\n")
-                && installed.stdoutText.contains("export PATH=\"\(prefix)/bin:$PATH\""), "\(installed)")
+                && installed.stdoutText.contains("export PATH='\(prefix)/bin':\"$PATH\""), "\(installed)")
         // Exactly the archive's tree (as make install staged it: files 755/644, relative links), and the record.
         var expected = tree(archive.tree).filter { $0.key.hasPrefix("bin/") || $0.key.hasPrefix("share/") }
         #expect(Set(tree(archive.tree).keys).subtracting(expected.keys) == ["install.sh", "README.md"])
@@ -263,6 +263,14 @@ import Testing
         let again = try install(archive, ["--prefix", spaced])
         #expect(again.exitCode == 0 && again.stderr.isEmpty, "\(again)")
         #expect(contents(of: spaced + "/share/git-credential-helpers/installed") == record)
+        // The lines to paste name the prefix as one word, and nothing in it runs (attack
+        // finding: a prefix with ' and $(...) was printed bare inside double quotes).
+        let hostile = sandbox.root + "/pre 'q$(touch ran)"
+        let quoted = try install(archive, ["--prefix", hostile])
+        let pathLine = try #require(quoted.stdoutLines.first { $0.contains("export PATH=") }, "\(quoted)")
+        let pasted = try sandbox.run("/bin/sh", ["-c", String(pathLine[pathLine.range(of: "export ")!.lowerBound...]) + "; printf %s \"$PATH\""],
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: sandbox.root)
+        #expect(pasted.stdoutText == hostile + "/bin:/usr/bin:/bin" && !fileExists(sandbox.root + "/ran"), "\(pasted)")
         // Uninstall removes what is ours and unchanged, and no directory with something else in it.
         try sandbox.file("my prefix/bin/mine", "#!/bin/sh\n", mode: 0o755)
         let page = spaced + "/share/man/man1/git-credential-sqlite.1"

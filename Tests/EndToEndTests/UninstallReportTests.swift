@@ -52,6 +52,20 @@ import Testing
         #expect(!fileExists(prefix + "/bin/git-credential-sqlite"))
     }
 
+    /// Attack finding: a line break in a helper line's value moved the text after it into
+    /// the printed "Remove it:" command, which then ran it when pasted.
+    @Test func aLineBreakInAValuePutsNothingInTheCommand() throws {
+        try install()
+        expectSuccess(try sandbox.git(["config", "--global", "credential.helper", "sqlite\n; touch /tmp/PWNED ;"], environment: environment))
+        let result = try uninstall()
+        let lines = report(result).filter { $0.contains("Remove it:") }
+        #expect(result.exitCode == 0 && lines.count == 1, "\(result)")
+        for line in lines {
+            let command = line[try #require(line.range(of: ". Remove it: ")).upperBound...]
+            #expect(command == "git-credential-sqlite unconfigure --global", "\(line)")
+        }
+    }
+
     @Test func whatIsLeftIsToldWithTheCommandsThatRemoveIt() throws {
         try install()
         let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-pw")
