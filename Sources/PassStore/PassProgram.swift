@@ -88,8 +88,9 @@ public struct PassProgram: Sendable {
     /// PASSWORD_STORE_GPG_OPTS and ours), without pass's bash around it, which took 9 of a
     /// get's 15 ms (gpg's decryption: 4). Reading needs nothing of pass's own (no commit,
     /// no .gpg-id); writing and removing still go through pass.
-    /// The most an entry may decrypt to: a credential is a password and a few fields.
-    static let largestEntry = 64 << 10
+    /// The most an entry may decrypt to: a credential is a few fields, each a line git
+    /// allows (up to 64 KiB: the protocol tests store one).
+    static let largestEntry = 1 << 20
 
     public func show(_ name: String) throws -> Decrypted {
         let file = directory + "/" + name + ".gpg"
@@ -109,7 +110,7 @@ public struct PassProgram: Sendable {
             throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting)",
                               fix: "run pass show \(name) in a terminal to see what waits, or restart the agent: gpgconf --kill gpg-agent")
         }
-        if result.output.count >= Self.largestEntry { return .unreadable("it decrypts to more than a credential (over \(Self.largestEntry >> 10) KiB)") }
+        if result.output.count >= Self.largestEntry { return .unreadable("it decrypts to more than a credential (over \(Self.largestEntry >> 20) MiB)") }
         if result.succeeded { return .text(result.output) }
         let errors = String(decoding: result.errors, as: UTF8.self)
         if !PrivateFiles.exists(file) { return .missing }

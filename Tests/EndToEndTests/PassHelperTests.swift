@@ -149,7 +149,7 @@ import Testing
         let store = try PasswordStore()
         try store.helper.storeAll(alice)
         let directory = store.storeDirectory + "/git/https/git.example"
-        let bomb = try store.sandbox.run("/bin/sh", ["-c", #"{ printf 'x\nusername: bob\n'; head -c 200000000 /dev/zero; } | gpg --batch --yes -z 9 --compress-algo zlib -e -r "$1" -o "$2""#,
+        let bomb = try store.sandbox.run("/bin/sh", ["-c", #"{ printf 'x\nusername: bob\n'; head -c 300000000 /dev/zero; } | gpg --batch --yes -z 9 --compress-algo zlib -e -r "$1" -o "$2""#,
                                                      "sh", store.keys[0], directory + "/bob.gpg"], environment: store.environment)
         try store.expectSuccess(bomb)
         try Data(repeating: 0, count: 100_000).write(to: URL(fileURLWithPath: directory + "/carol.gpg"))
