@@ -94,15 +94,29 @@ deps-test:
 #   accessors given the witness tables, not from mangled names: a mangled name makes the
 #   runtime check each conformance by a linear scan of all 4,475 conformance records, the
 #   first time (5 such checks were 1.2M instructions of a get). For every module, swift-crypto's too.
+# - The code a get, store or erase runs placed together (packaging/hot-symbols.txt, written
+#   by scripts/hot-symbols): start-up is mostly page faults, one per 64 KiB window of code
+#   touched, and those ~1,800 functions were spread over 14 MB. Every function of ours,
+#   swift-crypto's and the argument parser's in a section of its own, so that the linker
+#   can move it (and drop it when unused: 0.9 MB smaller). A get: 124 -> 53 code faults,
+#   2.11 -> 1.75 ms, against git credential-store's 1.12 ms (files read from disk).
 STATIC_LIBS := .build/static-libs
+HOT_SYMBOLS := packaging/hot-symbols.txt
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic \
 	-Xswiftc -use-ld=lld -Xswiftc -L$(CURDIR)/$(STATIC_LIBS) \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
 	-Xlinker -z -Xlinker noexecstack \
-	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xcc -fdata-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/$(HOT_SYMBOLS) -Xlinker --no-warn-symbol-ordering
+# $(call strip-names,EXECUTABLE,NAMES): NAMES in RELEASE_DIR, the first a stripped copy of
+# SwiftPM's EXECUTABLE (left as it is, with its symbols, for scripts/hot-symbols), the
+# others hard links of it (removed first: an older build's names may be links of EXECUTABLE).
+strip-names = rm -f $(addprefix $(RELEASE_DIR)/,$(2)) && strip -o $(RELEASE_DIR)/$(firstword $(2)) $(RELEASE_DIR)/$(1) && \
+	$(call link,$(RELEASE_DIR)/$(firstword $(2)),$(RELEASE_DIR),$(wordlist 2,$(words $(2)),$(2)))
 build: $(RELEASE_BINARIES)
 
-$(RELEASE_BINARIES) &: $(SOURCES) Makefile
+$(RELEASE_BINARIES) &: $(SOURCES) $(HOT_SYMBOLS) Makefile
 	@scripts/apt-install $(BUILD_PACKAGES)
 	mkdir -p $(STATIC_LIBS)
 	ln -sf "$$($(dir $(SWIFT))clang -print-file-name=libstdc++.a)" $(STATIC_LIBS)/libstdc++.a
@@ -112,8 +126,8 @@ $(RELEASE_BINARIES) &: $(SOURCES) Makefile
 	for product in credential-helpers credential-helpers-libsecret; do \
 		PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS) $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	done
-	strip $(RELEASE_DIR)/credential-helpers $(RELEASE_DIR)/credential-helpers-libsecret
-	$(MAKE) --no-print-directory names NAMES_DIR=$(RELEASE_DIR)
+	$(call strip-names,credential-helpers,$(STATIC_NAMES))
+	$(call strip-names,credential-helpers-libsecret,$(LIBSECRET_NAMES))
 
 # Each program's name in NAMES_DIR, linked to its executable there: swift build makes the
 # executables, not their names. The tests run this for .build/debug (TestEnvironment.swift).
