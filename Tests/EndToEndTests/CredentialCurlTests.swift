@@ -116,6 +116,27 @@ import Glibc
         }
     }
 
+    /// Without curl (the package only recommends it): one line saying so, before git is
+    /// asked for a credential, so no one is prompted for a password that goes nowhere.
+    @Test func withoutCurlItSaysSoBeforeAskingForACredential() throws {
+        let bin = machine.sandbox.root + "/no-curl"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for directory in ["/usr/bin", "/bin"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+            where name != "curl" && !FileManager.default.fileExists(atPath: bin + "/" + name) {
+                try FileManager.default.createSymbolicLink(atPath: bin + "/" + name, withDestinationPath: directory + "/" + name)
+            }
+        }
+        let asked = machine.sandbox.root + "/asked", askpass = machine.sandbox.root + "/askpass"
+        try ChildProcess.writeFile(askpass, Array("#!/bin/sh\ntouch '\(asked)'\necho secret\n".utf8), mode: 0o755)
+        let result = try machine.sandbox.run(SourceTree.credentialCurl, ["-sS", server.url("/echo")],
+                                             environment: ["PATH": BuiltProducts.directory + ":" + bin, "GIT_ASKPASS": askpass], timeout: 60)
+        #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrText == "credential-curl: curl is not installed (not on PATH), and it is what sends the request. Fix: apt-get install curl\n", "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: asked), "git asked for a credential")
+        #expect(server.receivedCredential == nil)
+    }
+
     /// A redirect (followed with -L) to another host, or another port of the same host,
     /// gets no Authorization header.
     @Test(arguments: ["/redirect-other-host", "/redirect-other-port"])
