@@ -50,8 +50,16 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
-        .target(name: "CSecretService", dependencies: ["CLibSecret"]),
-        .target(name: "SecretServiceStore", dependencies: ["CredentialCore", "CLibSecret", "CSecretService"]),
+        // CSecretService calls BoringSSL's modular power (modp.c), linked through swift-crypto.
+        .target(name: "CSecretService", dependencies: ["CLibSecret", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "SecretServiceStore",
+            dependencies: [
+                "CredentialCore", "CLibSecret", "CSecretService",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "KeyringStore", dependencies: ["CredentialCore", "CredentialCrypto", "SQLiteStore", "SecretServiceStore"]),
         .target(
             name: "HelperCommand",

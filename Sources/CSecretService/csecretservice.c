@@ -3,6 +3,7 @@
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include "csecretservice.h"
 #include <pthread.h>
+#include <string.h>
 
 static const SecretSchema git_schema = {
     .name = "org.git.Password",
@@ -149,11 +150,79 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     return 1;
 }
 
+/* A method call to the service on libsecret's own connection, so that a session opened
+   here is one the service knows for the calls libsecret makes too. Errors the service sends
+   read as its text alone, without GDBus's "GDBus.Error:name:" prefix. */
+static GVariant *call(SecretService *service, const char *path, const char *interface, const char *method,
+                      GVariant *parameters, const GVariantType *reply_type, GCancellable *cancellable, GError **error) {
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), path,
+                                                  interface, method, parameters, reply_type, G_DBUS_CALL_FLAGS_NONE, -1,
+                                                  cancellable, error);
+    if (reply == NULL && error != NULL && *error != NULL) g_dbus_error_strip_remote_error(*error);
+    return reply;
+}
+
+static GVariant *bytes(const guint8 *data, gsize length) {
+    return g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, data, length, 1);
+}
+
+char *csecretservice_open_session(SecretService *service, const guint8 *public_key, gsize length,
+                                  GBytes **peer_key, GCancellable *cancellable, GError **error) {
+    GVariant *reply = call(service, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "OpenSession",
+                           g_variant_new("(sv)", "dh-ietf1024-sha256-aes128-cbc-pkcs7", bytes(public_key, length)),
+                           G_VARIANT_TYPE("(vo)"), cancellable, error);
+    if (reply == NULL) return NULL;
+    GVariant *output = NULL;
+    char *path = NULL;
+    g_variant_get(reply, "(vo)", &output, &path);
+    g_variant_unref(reply);
+    if (!g_variant_is_of_type(output, G_VARIANT_TYPE_BYTESTRING)) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the service answered OpenSession with no public key");
+        g_variant_unref(output);
+        g_free(path);
+        return NULL;
+    }
+    *peer_key = g_variant_get_data_as_bytes(output);
+    g_variant_unref(output);
+    return path;
+}
+
+void csecretservice_close_session(SecretService *service, const char *session) {
+    /* No callback: sent without waiting for (or asking for) an answer. */
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), session,
+                           "org.freedesktop.Secret.Session", "Close", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL, NULL);
+}
+
+GVariant *csecretservice_get_secrets(SecretService *service, const char *const *items, gsize count, const char *session,
+                                     GCancellable *cancellable, GError **error) {
+    GVariant *reply = call(service, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "GetSecrets",
+                           g_variant_new("(@aoo)", g_variant_new_objv(items, (gssize)count), session),
+                           G_VARIANT_TYPE("(a{o(oayays)})"), cancellable, error);
+    if (reply == NULL) return NULL;
+    GVariant *secrets = g_variant_get_child_value(reply, 0);
+    g_variant_unref(reply);
+    return secrets;
+}
+
+void csecretservice_secret_at(GVariant *secrets, gsize index, char **item, char **session, GBytes **parameters, GBytes **value) {
+    GVariant *entry = g_variant_get_child_value(secrets, index);
+    GVariant *p = NULL, *v = NULL;
+    g_variant_get(entry, "{o(o@ay@ays)}", item, session, &p, &v, NULL);
+    *parameters = g_variant_get_data_as_bytes(p);
+    *value = g_variant_get_data_as_bytes(v);
+    g_variant_unref(p);
+    g_variant_unref(v);
+    g_variant_unref(entry);
+}
+
 /* The collection addressed by its alias path, as libsecret's own secret_password_store
    does: one CreateItem, where secret_item_create first reads the alias (ReadAlias), loads
    the collection's properties, and afterwards those of the new item (3 round trips). */
-gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label,
-                                    SecretValue *value, GCancellable *cancellable, GError **error) {
+gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label, const char *session,
+                                    const guint8 *parameters, gsize n_parameters, const guint8 *value, gsize n_value,
+                                    GCancellable *cancellable, GError **error) {
     GVariantBuilder builder;
     g_variant_builder_init(&builder, G_VARIANT_TYPE("a{ss}"));
     GHashTableIter iterator;
@@ -162,15 +231,28 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     while (g_hash_table_iter_next(&iterator, &name, &text)) g_variant_builder_add(&builder, "{ss}", name, text);
     /* What marks the item as git's (ItemLayout.isGits), as secret_item_create adds it. */
     g_variant_builder_add(&builder, "{ss}", "xdg:schema", git_schema.name);
-    GHashTable *properties = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_variant_unref);
-    g_hash_table_insert(properties, "org.freedesktop.Secret.Item.Label", g_variant_ref_sink(g_variant_new_string(label)));
-    g_hash_table_insert(properties, "org.freedesktop.Secret.Item.Attributes", g_variant_ref_sink(g_variant_builder_end(&builder)));
-    gchar *path = secret_service_create_item_dbus_path_sync(service, "/org/freedesktop/secrets/aliases/default", properties,
-                                                            value, SECRET_ITEM_CREATE_NONE, cancellable, error);
-    g_hash_table_unref(properties);
-    if (path == NULL) return FALSE;
-    g_free(path);
-    return TRUE;
+    GVariant *item_attributes = g_variant_builder_end(&builder);
+    g_variant_builder_init(&builder, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&builder, "{sv}", "org.freedesktop.Secret.Item.Label", g_variant_new_string(label));
+    g_variant_builder_add(&builder, "{sv}", "org.freedesktop.Secret.Item.Attributes", item_attributes);
+    GVariant *secret = g_variant_new("(o@ay@ays)", session, bytes(parameters, n_parameters), bytes(value, n_value), "text/plain");
+    GVariant *reply = call(service, "/org/freedesktop/secrets/aliases/default", "org.freedesktop.Secret.Collection", "CreateItem",
+                           g_variant_new("(a{sv}@(oayays)b)", &builder, secret, FALSE), G_VARIANT_TYPE("(oo)"),
+                           cancellable, error);
+    if (reply == NULL) return FALSE;
+    const char *prompt = NULL;
+    g_variant_get(reply, "(&o&o)", NULL, &prompt);
+    gboolean created = TRUE;
+    if (strcmp(prompt, "/") != 0) {
+        /* The service asks someone first (to unlock the keyring): libsecret shows the prompt. */
+        GVariant *result = secret_service_prompt_at_dbus_path_sync(service, prompt, cancellable, G_VARIANT_TYPE("o"), error);
+        created = result != NULL && strcmp(g_variant_get_string(result, NULL), "/") != 0;
+        if (!created && error != NULL && *error == NULL)
+            g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "no one answered the prompt to unlock the keyring");
+        if (result != NULL) g_variant_unref(result);
+    }
+    g_variant_unref(reply);
+    return created;
 }
 
 char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error) {

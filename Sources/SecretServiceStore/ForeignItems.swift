@@ -62,23 +62,10 @@ extension SecretServiceStore {
             if let unlocked = csecretservice_unlock_within(service, request, timeoutSeconds) { g_list_free_full(unlocked, g_object_unref) }
             g_list_free(request)
         }
-        let readable = objects.filter { secret_item_get_locked($0) == 0 }
-        if !readable.isEmpty {
-            let request = readable.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1) }
-            defer { g_list_free(request) }
-            arm()
-            secret_item_load_secrets_sync(request, cancellable, &error)
-            if let reason = take(error) { throw Self.failure("read from the Secret Service", reason) }
-        }
-        let found = objects.map { object in
-            var secret: [UInt8]?
-            if secret_item_get_locked(object) == 0, let value = secret_item_get_secret(object) {
-                var length = 0
-                secret = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-                secret_value_unref(UnsafeMutableRawPointer(value))
-            }
-            return (object, ForeignItem(path: String(cString: csecretservice_item_path(object)),
-                                        attributes: Self.dictionary(secret_item_get_attributes(object)), secret: secret))
+        let paths = objects.map { String(cString: csecretservice_item_path($0)) }
+        let secrets = try secrets(of: zip(objects, paths).filter { secret_item_get_locked($0.0) == 0 }.map(\.1))
+        let found = zip(objects, paths).map { object, path in
+            (object, ForeignItem(path: path, attributes: Self.dictionary(secret_item_get_attributes(object)), secret: secrets[path]))
         }
         return try body(found.sorted { $0.1.path < $1.1.path })
     }

@@ -18,6 +18,8 @@ public final class SecretServiceStore: CredentialStore {
     let timeoutSeconds: UInt32
     /// The candidates newestItem found for a protocol, host and path (see replace).
     var lastSearch: (request: Credential, items: [Item])?
+    /// The encrypted session secrets cross the bus in (SecretSession), once one was needed.
+    var session: SecretSession?
 
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
@@ -224,14 +226,11 @@ public final class SecretServiceStore: CredentialStore {
         /// Someone answered the prompt: the service unlocked it.
         func unlocked() { locked = false }
 
-        /// The credential, from the secret loaded into the item (none when it was not).
-        func takeSecret() {
-            guard !locked, let value = secret_item_get_secret(object) else { return }
-            var length = 0
-            let bytes = secret_value_get(value, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            secret_value_unref(UnsafeMutableRawPointer(value))
+        /// The credential, from the item's secret (none while it is locked).
+        func take(secret: [UInt8]?) {
+            guard !locked, let secret else { return }
             var credential = keyFields
-            ItemLayout.read(secretText: bytes, into: &credential)
+            ItemLayout.read(secretText: secret, into: &credential)
             self.credential = credential
         }
     }
@@ -283,14 +282,8 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Loads the secrets of these items, in one call.
     func loadSecrets(of items: [Item]) throws {
-        guard !items.isEmpty else { return }
-        let list = items.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1.object) }
-        defer { g_list_free(list) }
-        var error: UnsafeMutablePointer<GError>?
-        arm()
-        secret_item_load_secrets_sync(list, cancellable, &error)
-        if let reason = take(error) { throw Self.failure("read from the Secret Service", reason) }
-        for item in items { item.takeSecret() }
+        let secrets = try secrets(of: items.map(\.path))
+        for item in items { item.take(secret: secrets[item.path]) }
     }
 
     static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
@@ -309,14 +302,12 @@ public final class SecretServiceStore: CredentialStore {
     func create(_ credential: Credential, attributes: [String: String]) throws {
         let table = Self.hashTable(attributes)
         defer { g_hash_table_unref(table) }
-        let secret = ItemLayout.secretText(of: credential)
-        let value = secret.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: gchar.self) { secret_value_new($0.baseAddress, gssize($0.count), "text/plain") }
-        }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let session = try openSession()
+        let secret = try session.encrypt(ItemLayout.secretText(of: credential))
         var error: UnsafeMutablePointer<GError>?
         arm()
-        if csecretservice_create_item(service, table, ItemLayout.gitLabel(attributes), value, cancellable, &error) == 0 {
+        if csecretservice_create_item(service, table, ItemLayout.gitLabel(attributes), session.path, secret.parameters,
+                                      gsize(secret.parameters.count), secret.value, gsize(secret.value.count), cancellable, &error) == 0 {
             throw Self.failure("store in the default keyring of the Secret Service", take(error) ?? "unknown error")
         }
     }

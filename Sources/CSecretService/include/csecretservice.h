@@ -2,6 +2,7 @@
 #define CSECRETSERVICE_H
 /* The few things of libsecret/GLib that Swift cannot express itself. */
 #include <libsecret/secret.h>
+#include <stdint.h>
 
 /* The schema of git's contrib git-credential-libsecret, "org.git.Password", flagged not to
    match its name when searching, so that older items (org.gnome.keyring.NetworkPassword,
@@ -36,8 +37,33 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
 /* The D-Bus object path of the collection the "default" alias names (where new items go), or NULL with *error set;
    free it with g_free. */
 char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error);
-/* Creates an item of the git schema from `attributes` (strings, without xdg:schema), `label` and `value` in the default collection, never
-   replacing one (see SecretServiceStore.create). Returns FALSE with *error set on failure. */
-gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label,
-                                    SecretValue *value, GCancellable *cancellable, GError **error);
+/* Session: the service's side of the key exchange of "dh-ietf1024-sha256-aes128-cbc-pkcs7"
+   (SecretSession.swift does ours). Opens a session on libsecret's connection, sending our
+   public key; returns its object path (to g_free) and the service's public key in *peer_key
+   (to g_bytes_unref), or NULL with *error set. */
+char *csecretservice_open_session(SecretService *service, const guint8 *public_key, gsize length,
+                                  GBytes **peer_key, GCancellable *cancellable, GError **error);
+/* Closes a session without waiting for the answer. */
+void csecretservice_close_session(SecretService *service, const char *session);
+/* The secrets of `items` (object paths), encrypted for `session`: a dictionary (a{o(oayays)},
+   to g_variant_unref) with no entry for an item that is locked; NULL with *error set. */
+GVariant *csecretservice_get_secrets(SecretService *service, const char *const *items, gsize count, const char *session,
+                                     GCancellable *cancellable, GError **error);
+/* Entry `index` of that dictionary: the item's path and the secret's session (to g_free),
+   its parameters (the IV) and encrypted value (to g_bytes_unref). */
+void csecretservice_secret_at(GVariant *secrets, gsize index, char **item, char **session, GBytes **parameters, GBytes **value);
+/* Creates an item of the git schema from `attributes` (strings, without xdg:schema), `label` and a secret encrypted for
+   `session` in the default collection, never replacing one (see SecretServiceStore.create); shows the service's prompt
+   if it asks for one. Returns FALSE with *error set on failure. */
+gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label, const char *session,
+                                    const guint8 *parameters, gsize n_parameters, const guint8 *value, gsize n_value,
+                                    GCancellable *cancellable, GError **error);
+
+/* The byte length of the 1024-bit prime of that session's key exchange. */
+#define CSECRETSERVICE_MODP_BYTES 128
+/* result = base ^ exponent modulo that prime (big-endian bytes, `result` padded to 128), in
+   constant time. Returns 0 when base is not in 2 ... prime - 2 (a peer's public key that
+   would make the secret guessable), or on failure to allocate. */
+int csecretservice_modp_power(const uint8_t *base, size_t base_length, const uint8_t *exponent, size_t exponent_length,
+                              uint8_t result[CSECRETSERVICE_MODP_BYTES]);
 #endif
