@@ -87,6 +87,7 @@ let package = Package(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore", "CredentialCrypto", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "SecretServiceStoreTests", dependencies: ["SecretServiceStore", "CSecretService", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
     ]
 )

@@ -163,6 +163,13 @@ static GVariant *call(SecretService *service, const char *path, const char *inte
     return reply;
 }
 
+gboolean csecretservice_is_gone(const GError *error) {
+    return error != NULL && (g_error_matches(error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT)
+        || g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD)
+        || g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT)
+        || g_error_matches(error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_INTERFACE));
+}
+
 static GVariant *bytes(const guint8 *data, gsize length) {
     return g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, data, length, 1);
 }
@@ -236,9 +243,20 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     g_variant_builder_add(&builder, "{sv}", "org.freedesktop.Secret.Item.Label", g_variant_new_string(label));
     g_variant_builder_add(&builder, "{sv}", "org.freedesktop.Secret.Item.Attributes", item_attributes);
     GVariant *secret = g_variant_new("(o@ay@ays)", session, bytes(parameters, n_parameters), bytes(value, n_value), "text/plain");
-    GVariant *reply = call(service, "/org/freedesktop/secrets/aliases/default", "org.freedesktop.Secret.Collection", "CreateItem",
-                           g_variant_new("(a{sv}@(oayays)b)", &builder, secret, FALSE), G_VARIANT_TYPE("(oo)"),
-                           cancellable, error);
+    GVariant *parameters_of_call = g_variant_ref_sink(g_variant_new("(a{sv}@(oayays)b)", &builder, secret, FALSE));
+    GVariant *reply = NULL;
+    /* Once more if the collection was not there: gnome-keyring said so once (in CI, four
+       processes storing and erasing at once), of a collection that was there before and after. */
+    for (int attempt = 0; reply == NULL && attempt < 2; attempt++) {
+        if (attempt > 0) {
+            if (error == NULL || !csecretservice_is_gone(*error)) break;
+            g_clear_error(error);
+            g_usleep(50000);
+        }
+        reply = call(service, "/org/freedesktop/secrets/aliases/default", "org.freedesktop.Secret.Collection", "CreateItem",
+                     parameters_of_call, G_VARIANT_TYPE("(oo)"), cancellable, error);
+    }
+    g_variant_unref(parameters_of_call);
     if (reply == NULL) return FALSE;
     const char *prompt = NULL;
     g_variant_get(reply, "(&o&o)", NULL, &prompt);

@@ -37,10 +37,7 @@ extension SecretServiceStore {
                 return current.item.secret == nil ? "it is locked" : "its attributes changed since it was read"
             }
             guard current.item.secret == item.secret else { return "its secret changed since it was read" }
-            var error: UnsafeMutablePointer<GError>?
-            arm()
-            secret_item_delete_sync(current.object, cancellable, &error)
-            if let reason = take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
+            try delete(current.object, path: item.path)
             return nil
         }
     }
@@ -48,10 +45,7 @@ extension SecretServiceStore {
     func withForeignItems<T>(schema: String, _ body: ([(object: UnsafeMutablePointer<SecretItem>, item: ForeignItem)]) throws -> T) throws -> T {
         let table = Self.hashTable(["xdg:schema": schema])
         defer { g_hash_table_unref(table) }
-        var error: UnsafeMutablePointer<GError>?
-        arm()
-        let list = secret_service_search_sync(service, nil, table, SECRET_SEARCH_ALL, cancellable, &error)
-        if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
+        let list = try searchItems(table, schema: nil)
         defer { g_list_free_full(list, g_object_unref) }
         let objects = Self.elements(of: list, as: SecretItem.self)
         // Someone may unlock them at a prompt; those that stay locked are handed over without secrets.

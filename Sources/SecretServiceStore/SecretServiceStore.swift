@@ -250,15 +250,35 @@ public final class SecretServiceStore: CredentialStore {
         // Neither SECRET_SEARCH_LOAD_SECRETS, which would fetch the secrets of every item
         // found (other programs' too), nor SECRET_SEARCH_UNLOCK, which would ask to unlock
         // them and costs a round trip even when nothing is locked.
-        var error: UnsafeMutablePointer<GError>?
-        arm()
-        let list = secret_service_search_sync(service, schema, table, SECRET_SEARCH_ALL, cancellable, &error)
-        if let reason = take(error) { throw Self.failure("search the Secret Service", reason) }
+        let list = try searchItems(table, schema: schema)
         defer { g_list_free_full(list, g_object_unref) }
-        let items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
+        var items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
         unlock(items.filter(\.locked))
-        if secrets { try loadSecrets(of: items.filter { !$0.locked }) }
+        if secrets {
+            try loadSecrets(of: items.filter { !$0.locked })
+            // An unlocked item whose secret did not come was deleted since the search.
+            items.removeAll { !$0.locked && $0.credential == nil }
+        }
         return Self.newestFirst(items)
+    }
+
+    /// The items libsecret finds, as proxies. libsecret fails a whole search when one of
+    /// them is deleted (by another process: an erase, a store replacing it) between the
+    /// search and the loading of its properties: searched again then, a few times.
+    func searchItems(_ table: OpaquePointer, schema: UnsafePointer<SecretSchema>?) throws -> UnsafeMutablePointer<GList>? {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var error: UnsafeMutablePointer<GError>?
+            arm()
+            let list = secret_service_search_sync(service, schema, table, SECRET_SEARCH_ALL, cancellable, &error)
+            guard let error else { return list }
+            if attempt < 5 && csecretservice_is_gone(error) != 0 && g_cancellable_is_cancelled(cancellable) == 0 {
+                g_error_free(error)
+                continue
+            }
+            throw Self.failure("search the Secret Service", take(error) ?? "unknown error")
+        }
     }
 
     /// Newest first; items stored within one second by their (increasing) object path.
@@ -312,11 +332,21 @@ public final class SecretServiceStore: CredentialStore {
         }
     }
 
+    /// Deletes the item; one that another process deleted first is as good as deleted.
     func delete(_ item: Item) throws {
+        try delete(item.object, path: item.path)
+    }
+
+    func delete(_ object: UnsafeMutablePointer<SecretItem>, path: String) throws {
         var error: UnsafeMutablePointer<GError>?
         arm()
-        secret_item_delete_sync(item.object, cancellable, &error)
-        if let reason = take(error) { throw Self.failure("delete \(item.path) from the Secret Service", reason) }
+        secret_item_delete_sync(object, cancellable, &error)
+        if let error, csecretservice_is_gone(error) != 0 {
+            Trace.note("\(path) was deleted already")
+            g_error_free(error)
+            return
+        }
+        if let reason = take(error) { throw Self.failure("delete \(path) from the Secret Service", reason) }
     }
 
     static let locked = HelperError(

@@ -23,7 +23,7 @@ final class SecretSession {
     let path: String
     private let key: SymmetricKey
 
-    private init(path: String, key: SymmetricKey) {
+    init(path: String, key: SymmetricKey) {
         self.path = path
         self.key = key
     }

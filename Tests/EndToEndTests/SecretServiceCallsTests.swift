@@ -47,9 +47,7 @@ import Testing
 extension SecretRequests {
     /// Stops the monitor; how many calls of each method it saw.
     func stopCountingCalls() throws -> [String: Int] {
-        usleep(200_000)  // the last calls' messages reach it
-        process.stop()
-        let text = String(decoding: contents(of: log) ?? [], as: UTF8.self)
+        let text = stopAndRead()
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("method call") {
             guard let member = line.components(separatedBy: "member=").last else { continue }

@@ -17,3 +17,37 @@ import Testing
         #expect(try keyring.count(["server": host]) == 0)
     }
 }
+
+/// Other processes change the keyring between a helper's search and what it does next:
+/// git runs a helper per fetch or push, a person runs several at once. An item that
+/// another process deleted in between is gone, not an error: libsecret failed the whole
+/// search ("No such secret item at path"), and a Delete of it failed ("Object does not
+/// exist"); a third of the erases below failed so.
+@Suite struct SecretServiceRacingProcessesTests {
+    @Test func erasesAndGetsRacingErasesOfOneItemAllSucceed() throws {
+        let keyring = try SharedKeyring(), host = keyring.names("race.example.com")
+        let request = wire("protocol=https", "host=\(host)")
+        let results = ResultsBox()
+        nonisolated(unsafe) let helper = keyring.helper  // runs processes; shares nothing it changes
+        for _ in 0..<12 {
+            expectSuccess(try keyring.helper.store(wire("protocol=https", "host=\(host)", "username=u", "password=racing-pw")))
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                results.append(index % 2 == 0 ? try? helper.erase(request) : try? helper.get(request))
+            }
+        }
+        for result in results.all {
+            guard let result else { Issue.record("a helper did not run"); continue }
+            #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+            #expect(result.stdout.isEmpty || result.stdoutText.contains("password=racing-pw\n"), "\(result)")
+        }
+        #expect(results.all.count == 48)
+        #expect(try keyring.count(["server": host]) == 0)
+    }
+}
+
+final class ResultsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [ProcessResult?] = []
+    func append(_ result: ProcessResult?) { lock.withLock { results.append(result) } }
+    var all: [ProcessResult?] { lock.withLock { results } }
+}

@@ -224,18 +224,18 @@ extension SecretTool {
 }
 
 /// dbus-monitor on a private bus, recording calls of the Secret Service's methods named
-/// (by default GetSecrets and GetSecret) and the item paths they carry: whose secrets a
-/// client asked for, or which items it asked to unlock.
+/// (by default GetSecrets and GetSecret; `nil`: every message, answers too) and the item
+/// paths they carry: whose secrets a client asked for, or which items it asked to unlock.
 final class SecretRequests {
     let process: BackgroundProcess
     let log: String
 
-    init(sandbox: Sandbox, bus: SessionBus, methods: [String] = ["GetSecrets", "GetSecret"]) throws {
+    init(sandbox: Sandbox, bus: SessionBus, methods: [String]? = ["GetSecrets", "GetSecret"]) throws {
         log = sandbox.root + "/secret-requests-" + UUID().uuidString
         let monitor = Sandbox.which("dbus-monitor") ?? "/usr/bin/dbus-monitor"
         // Through sh, to write to a file; dbus-monitor flushes each message.
         process = try BackgroundProcess("/bin/sh", ["-c", "log=$1; shift; exec \"$0\" --session \"$@\" >\"$log\" 2>&1", monitor, log]
-                                            + methods.map { "type='method_call',member='\($0)'" },
+                                            + (methods ?? []).map { "type='method_call',member='\($0)'" },
                                         environment: sandbox.environment.merging(bus.environment) { $1 })
         // It is listening once it has said it became a monitor (its first message).
         let deadline = Date().addingTimeInterval(10)
@@ -248,13 +248,18 @@ final class SecretRequests {
     /// Stops the monitor; the items whose secrets were asked for, by the last part of
     /// their object path.
     func stop() throws -> Set<String> {
-        usleep(200_000)  // the last calls' messages reach it
-        process.stop()
-        let text = String(decoding: contents(of: log) ?? [], as: UTF8.self)
+        let text = stopAndRead()
         let prefix = "object path \"/org/freedesktop/secrets/collection/"
         return Set(text.split(separator: "\n").compactMap { line -> String? in
             guard let start = line.range(of: prefix) else { return nil }
             return line[start.upperBound...].split(separator: "\"").first?.split(separator: "/").last.map(String.init)
         })
+    }
+
+    /// Stops the monitor; what it printed.
+    func stopAndRead() -> String {
+        usleep(200_000)  // the last calls' messages reach it
+        process.stop()
+        return String(decoding: contents(of: log) ?? [], as: UTF8.self)
     }
 }

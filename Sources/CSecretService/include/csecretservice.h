@@ -37,6 +37,10 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
 /* The D-Bus object path of the collection the "default" alias names (where new items go), or NULL with *error set;
    free it with g_free. */
 char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error);
+/* Whether the error says the object called is not there (any more): an item another
+   process deleted after our search found it, the item proxies of a search included. */
+gboolean csecretservice_is_gone(const GError *error);
+
 /* Session: the service's side of the key exchange of "dh-ietf1024-sha256-aes128-cbc-pkcs7"
    (SecretSession.swift does ours). Opens a session on libsecret's connection, sending our
    public key; returns its object path (to g_free) and the service's public key in *peer_key
