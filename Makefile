@@ -123,6 +123,10 @@ $(RELEASE_BINARIES) &: $(SOURCES) $(HOT_SYMBOLS) Makefile
 	libdir="$$(pkg-config --variable=libdir sqlite3)" && ln -sf "$$libdir/libsqlite3.a" "$$libdir/libkeyutils.a" $(STATIC_LIBS)/
 	printf 'Name: sqlite3\nDescription: SQLite, linked statically (Makefile)\nVersion: %s\nLibs: -L%s -lsqlite3 -lm\nCflags:\n' \
 		"$$(pkg-config --modversion sqlite3)" "$(CURDIR)/$(STATIC_LIBS)" > $(STATIC_LIBS)/sqlite3.pc
+	@# SwiftPM does not know the ordering file as an input of the link: a newer one relinks.
+	for product in credential-helpers credential-helpers-libsecret; do \
+		[ ! $(HOT_SYMBOLS) -nt $(RELEASE_DIR)/$$product ] || rm -f $(RELEASE_DIR)/$$product; \
+	done
 	for product in credential-helpers credential-helpers-libsecret; do \
 		PKG_CONFIG_PATH=$(CURDIR)/$(STATIC_LIBS) $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; \
 	done
