@@ -150,15 +150,25 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     return 1;
 }
 
+/* Where calls go: the unique name of the process that owned the service's name when
+   libsecret connected (the proxy keeps it: this program runs no main loop to see it change),
+   so that a program taking the name over later is never sent a session's secrets or asked
+   for them. */
+static char *destination(GDBusProxy *proxy) {
+    char *owner = g_dbus_proxy_get_name_owner(proxy);
+    return owner != NULL ? owner : g_strdup(g_dbus_proxy_get_name(proxy));
+}
+
 /* A method call to the service on libsecret's own connection, so that a session opened
    here is one the service knows for the calls libsecret makes too. Errors the service sends
    read as its text alone, without GDBus's "GDBus.Error:name:" prefix. */
 static GVariant *call(SecretService *service, const char *path, const char *interface, const char *method,
                       GVariant *parameters, const GVariantType *reply_type, GCancellable *cancellable, GError **error) {
     GDBusProxy *proxy = G_DBUS_PROXY(service);
-    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), path,
-                                                  interface, method, parameters, reply_type, G_DBUS_CALL_FLAGS_NONE, -1,
-                                                  cancellable, error);
+    char *to = destination(proxy);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), to, path, interface, method,
+                                                  parameters, reply_type, G_DBUS_CALL_FLAGS_NONE, -1, cancellable, error);
+    g_free(to);
     if (reply == NULL && error != NULL && *error != NULL) g_dbus_error_strip_remote_error(*error);
     return reply;
 }
@@ -172,6 +182,20 @@ gboolean csecretservice_is_gone(const GError *error) {
 
 static GVariant *bytes(const guint8 *data, gsize length) {
     return g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, data, length, 1);
+}
+
+int csecretservice_item_locked(SecretService *service, const char *item, GCancellable *cancellable, GError **error) {
+    GVariant *reply = call(service, item, "org.freedesktop.DBus.Properties", "Get",
+                           g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Locked"), G_VARIANT_TYPE("(v)"),
+                           cancellable, error);
+    if (reply == NULL) return -1;
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    /* Anything but a boolean false is taken for locked: never guessed readable. */
+    int locked = g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) ? g_variant_get_boolean(value) != 0 : 1;
+    g_variant_unref(value);
+    g_variant_unref(reply);
+    return locked;
 }
 
 char *csecretservice_open_session(SecretService *service, const guint8 *public_key, gsize length,
@@ -198,8 +222,10 @@ char *csecretservice_open_session(SecretService *service, const guint8 *public_k
 void csecretservice_close_session(SecretService *service, const char *session) {
     /* No callback: sent without waiting for (or asking for) an answer. */
     GDBusProxy *proxy = G_DBUS_PROXY(service);
-    g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), session,
+    char *to = destination(proxy);
+    g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), to, session,
                            "org.freedesktop.Secret.Session", "Close", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL, NULL);
+    g_free(to);
 }
 
 GVariant *csecretservice_get_secrets(SecretService *service, const char *const *items, gsize count, const char *session,

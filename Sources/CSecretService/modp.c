@@ -37,21 +37,23 @@ static const uint8_t prime[CSECRETSERVICE_MODP_BYTES] = {
     0x49, 0x28, 0x66, 0x51, 0xEC, 0xE6, 0x53, 0x81, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
 };
 
-/* 1 < base < prime - 1, as big-endian bytes: a peer's value outside (0, 1, p-1 or more)
-   would make the shared secret one an eavesdropper knows. */
+/* 2 < base < prime - 1, as big-endian bytes: a peer's value of 0, 1, p - 1 (or not below
+   p) makes the shared secret one of three an eavesdropper can try, and the generator 2 (the
+   peer's exponent 1) makes it our public key, which crossed the bus. */
 static int in_range(const uint8_t *base, size_t length) {
     while (length > 0 && base[0] == 0) { base++; length--; }
     if (length > CSECRETSERVICE_MODP_BYTES) return 0;
-    if (length == 0 || (length == 1 && base[0] == 1)) return 0;
+    if (length == 0 || (length == 1 && base[0] <= 2)) return 0;
     if (length < CSECRETSERVICE_MODP_BYTES) return 1;
     uint8_t last = prime[CSECRETSERVICE_MODP_BYTES - 1] - 1; /* p - 1: the prime is odd */
     int order = memcmp(base, prime, CSECRETSERVICE_MODP_BYTES - 1);
     return order < 0 || (order == 0 && base[CSECRETSERVICE_MODP_BYTES - 1] < last);
 }
 
-int csecretservice_modp_power(const uint8_t *base, size_t base_length, const uint8_t *exponent, size_t exponent_length,
-                              uint8_t result[CSECRETSERVICE_MODP_BYTES]) {
-    if (!in_range(base, base_length) || exponent_length == 0) return 0;
+/* result = base ^ exponent modulo the prime, base below the prime. */
+static int power(const uint8_t *base, size_t base_length, const uint8_t *exponent, size_t exponent_length,
+                 uint8_t result[CSECRETSERVICE_MODP_BYTES]) {
+    if (exponent_length == 0) return 0;
     BN_CTX *context = CCryptoBoringSSL_BN_CTX_new();
     BIGNUM *modulus = CCryptoBoringSSL_BN_bin2bn(prime, sizeof prime, NULL);
     BIGNUM *a = CCryptoBoringSSL_BN_bin2bn(base, base_length, NULL);
@@ -68,4 +70,14 @@ int csecretservice_modp_power(const uint8_t *base, size_t base_length, const uin
     CCryptoBoringSSL_BN_free(modulus);
     CCryptoBoringSSL_BN_CTX_free(context);
     return done;
+}
+
+int csecretservice_modp_public_key(const uint8_t *exponent, size_t exponent_length, uint8_t result[CSECRETSERVICE_MODP_BYTES]) {
+    static const uint8_t generator[1] = { 2 };
+    return power(generator, sizeof generator, exponent, exponent_length, result);
+}
+
+int csecretservice_modp_shared_secret(const uint8_t *peer, size_t peer_length, const uint8_t *exponent,
+                                      size_t exponent_length, uint8_t result[CSECRETSERVICE_MODP_BYTES]) {
+    return in_range(peer, peer_length) && power(peer, peer_length, exponent, exponent_length, result);
 }

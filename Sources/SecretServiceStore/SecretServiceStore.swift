@@ -105,7 +105,8 @@ public final class SecretServiceStore: CredentialStore {
         // Only the same item in the collection a store writes to makes the store needless:
         // one in another collection (the session's, kept in memory) is gone at logout.
         guard isInDefaultCollection(newest) else { return nil }
-        try loadSecrets(of: [newest])
+        guard try !loadSecrets(of: [newest]).isEmpty else { return nil }
+        if newest.locked { throw Self.locked }
         return newest.credential
     }
 
@@ -225,6 +226,8 @@ public final class SecretServiceStore: CredentialStore {
 
         /// Someone answered the prompt: the service unlocked it.
         func unlocked() { locked = false }
+        /// Locked since it was found.
+        func relocked() { locked = true }
 
         /// The credential, from the item's secret (none while it is locked).
         func take(secret: [UInt8]?) {
@@ -255,9 +258,9 @@ public final class SecretServiceStore: CredentialStore {
         var items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
         unlock(items.filter(\.locked))
         if secrets {
-            try loadSecrets(of: items.filter { !$0.locked })
-            // An unlocked item whose secret did not come was deleted since the search.
-            items.removeAll { !$0.locked && $0.credential == nil }
+            let unlocked = items.filter { !$0.locked }
+            let gone = Set(unlocked.map(\.path)).subtracting(try loadSecrets(of: unlocked).map(\.path))
+            items.removeAll { gone.contains($0.path) }
         }
         return Self.newestFirst(items)
     }
@@ -300,10 +303,30 @@ public final class SecretServiceStore: CredentialStore {
         for item in locked where paths.contains(item.path) { item.unlocked() }
     }
 
-    /// Loads the secrets of these items, in one call.
-    func loadSecrets(of items: [Item]) throws {
+    /// Loads the secrets of these items, in one call; returns those still there. The service
+    /// leaves out an item locked or deleted since the search: asked which, one by one.
+    @discardableResult
+    func loadSecrets(of items: [Item]) throws -> [Item] {
         let secrets = try secrets(of: items.map(\.path))
-        for item in items { item.take(secret: secrets[item.path]) }
+        return try items.filter { item in
+            if let secret = secrets[item.path] {
+                item.take(secret: secret)
+                return true
+            }
+            var error: UnsafeMutablePointer<GError>?
+            arm()
+            switch csecretservice_item_locked(service, item.path, cancellable, &error) {
+            case 1: item.relocked()
+            case 0: throw Self.failure("read from the Secret Service", "it sent no secret for \(item.path), which is not locked")
+            default:
+                if let error, csecretservice_is_gone(error) != 0 {
+                    g_error_free(error)
+                    return false
+                }
+                throw Self.failure("read from the Secret Service", take(error) ?? "unknown error")
+            }
+            return true
+        }
     }
 
     static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {

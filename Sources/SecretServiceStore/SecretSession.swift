@@ -32,15 +32,16 @@ final class SecretSession {
     static func open(_ service: UnsafeMutablePointer<SecretService>, cancellable: UnsafeMutablePointer<GCancellable>,
                      arm: () -> Void, describe: (UnsafeMutablePointer<GError>?) -> String) throws -> SecretSession {
         // The spec does not say whether a shared secret that begins with a zero byte is
-        // hashed with it (the secret padded to the prime's length) or without: libsecret
-        // and gnome-keyring drop it, other services may not. One exchange in 256 meets the
-        // question; it is never asked: such a session is closed and another one opened.
+        // hashed padded to the prime's length (as gnome-keyring and libsecret do) or without
+        // that byte, and AES-CBC has no check to tell a wrong key: a service of the other
+        // reading would store garbage once in 256 sessions. The question is never asked:
+        // such a session is closed and another one opened.
         for _ in 0..<8 {
             var exponent = randomBytes(32)
             exponent[0] |= 0x80  // never zero, always 256 bits
             defer { wipe(&exponent) }
             var ours = [UInt8](repeating: 0, count: Int(CSECRETSERVICE_MODP_BYTES))
-            guard csecretservice_modp_power([2], 1, exponent, exponent.count, &ours) == 1 else { throw failure("compute a key") }
+            guard csecretservice_modp_public_key(exponent, exponent.count, &ours) == 1 else { throw failure("compute a key") }
             var peer: OpaquePointer?
             var error: UnsafeMutablePointer<GError>?
             arm()
@@ -53,7 +54,7 @@ final class SecretSession {
             let theirs = bytes(of: peer)
             var shared = [UInt8](repeating: 0, count: Int(CSECRETSERVICE_MODP_BYTES))
             defer { wipe(&shared) }
-            guard csecretservice_modp_power(theirs, theirs.count, exponent, exponent.count, &shared) == 1 else {
+            guard csecretservice_modp_shared_secret(theirs, theirs.count, exponent, exponent.count, &shared) == 1 else {
                 csecretservice_close_session(service, path)
                 throw failure("open an encrypted session", "the service's public key is not a valid one for the key exchange")
             }

@@ -15,9 +15,12 @@ import Testing
         EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF
         """)
 
+    /// base ^ exponent: our public key for base 2, else the secret shared with a peer of that public key.
     func power(_ base: [UInt8], _ exponent: [UInt8]) -> [UInt8]? {
         var result = [UInt8](repeating: 0xAA, count: Int(CSECRETSERVICE_MODP_BYTES))
-        return csecretservice_modp_power(base, base.count, exponent, exponent.count, &result) == 1 ? result : nil
+        let done = base == [2] ? csecretservice_modp_public_key(exponent, exponent.count, &result)
+            : csecretservice_modp_shared_secret(base, base.count, exponent, exponent.count, &result)
+        return done == 1 ? result : nil
     }
 
     func padded(_ bytes: [UInt8]) -> [UInt8] { [UInt8](repeating: 0, count: 128 - bytes.count) + bytes }
@@ -44,18 +47,18 @@ import Testing
     }
 
     /// A peer's value of 0, 1 or p - 1 (or not below p) puts the shared secret among three
-    /// values anyone can try: refused, whatever the exponent.
+    /// values anyone can try, and 2 makes it our public key: refused, whatever the exponent.
     @Test func aPeersValueThatGivesAGuessableSecretIsRefused() {
         let exponent = SecretSession.randomBytes(32)
         var minusOne = Self.prime
         minusOne[127] -= 1
         var minusTwo = Self.prime
         minusTwo[127] -= 2
-        for refused in [[], [0], [1], [0, 0, 1], minusOne, Self.prime, [0] + Self.prime, [1] + [UInt8](repeating: 0, count: 128),
+        for refused in [[], [0], [1], [0, 0, 1], [0, 2], minusOne, Self.prime, [0] + Self.prime, [1] + [UInt8](repeating: 0, count: 128),
                         [UInt8](repeating: 0xFF, count: 128)] {
             #expect(power(refused, exponent) == nil, "\(refused.count) bytes accepted")
         }
-        #expect(power(minusTwo, exponent) != nil)
+        #expect(power(minusTwo, exponent) != nil && power([3], exponent) != nil)
         #expect(power([2], []) == nil, "an empty exponent")
     }
 

@@ -41,6 +41,10 @@ char *csecretservice_default_collection_path(SecretService *service, GCancellabl
    process deleted after our search found it, the item proxies of a search included. */
 gboolean csecretservice_is_gone(const GError *error);
 
+/* Whether the item at `item` is locked (1) or not (0); -1 with *error set when the service
+   does not say (csecretservice_is_gone: it was deleted). */
+int csecretservice_item_locked(SecretService *service, const char *item, GCancellable *cancellable, GError **error);
+
 /* Session: the service's side of the key exchange of "dh-ietf1024-sha256-aes128-cbc-pkcs7"
    (SecretSession.swift does ours). Opens a session on libsecret's connection, sending our
    public key; returns its object path (to g_free) and the service's public key in *peer_key
@@ -65,9 +69,11 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
 
 /* The byte length of the 1024-bit prime of that session's key exchange. */
 #define CSECRETSERVICE_MODP_BYTES 128
-/* result = base ^ exponent modulo that prime (big-endian bytes, `result` padded to 128), in
-   constant time. Returns 0 when base is not in 2 ... prime - 2 (a peer's public key that
-   would make the secret guessable), or on failure to allocate. */
-int csecretservice_modp_power(const uint8_t *base, size_t base_length, const uint8_t *exponent, size_t exponent_length,
-                              uint8_t result[CSECRETSERVICE_MODP_BYTES]);
+/* Our public key, 2 ^ exponent modulo that prime (big-endian, padded to 128 bytes), in
+   constant time. Returns 0 on failure to allocate, or for an empty exponent. */
+int csecretservice_modp_public_key(const uint8_t *exponent, size_t exponent_length, uint8_t result[CSECRETSERVICE_MODP_BYTES]);
+/* The shared secret, peer ^ exponent modulo that prime, likewise. Returns 0 as well when the
+   peer's public key is not in 3 ... prime - 2: one that would make the secret guessable. */
+int csecretservice_modp_shared_secret(const uint8_t *peer, size_t peer_length, const uint8_t *exponent,
+                                      size_t exponent_length, uint8_t result[CSECRETSERVICE_MODP_BYTES]);
 #endif
