@@ -23,7 +23,7 @@ struct GCMItemsCommand: ParsableCommand {
                               fix: "run import --from gcm instead")
         }
         let items = try SecretServiceStore.connect().foreignItems(schema: GCMKeyringItems.schema)
-        SystemIO.writeAll(1, KeyringItemRecord.encode(items.map { KeyringItemRecord(path: $0.path, attributes: $0.attributes, secret: $0.secret) }))
+        SystemIO.writeAll(1, KeyringItemRecord.encode(items))
     }
 }
 
@@ -40,8 +40,7 @@ struct GCMRemoveCommand: ParsableCommand {
         }
         let store = try SecretServiceStore.connect()
         for item in items {
-            let kept = try store.deleteForeignItem(ForeignItem(path: item.path, attributes: item.attributes, secret: item.secret),
-                                                   schema: GCMKeyringItems.schema)
+            let kept = try store.deleteForeignItem(item, schema: GCMKeyringItems.schema)
             SystemIO.writeAll(1, Array((kept.map { "kept " + $0 } ?? "removed").utf8) + [0x0A])
         }
     }

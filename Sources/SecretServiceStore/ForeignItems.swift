@@ -5,30 +5,18 @@ import CredentialCore
 /// Items of another program's schema, read whole so that an import can bring them in
 /// (Git Credential Manager's, see TransferCommands' GCMKeyringItems): found by their
 /// `xdg:schema` attribute alone, since libsecret cannot enumerate a collection by schema
-/// otherwise. Nothing here decides what an item means; it is handed over as it is.
-public struct ForeignItem: Sendable {
-    public var path: String
-    public var attributes: [String: String]
-    /// `nil` while the item is locked.
-    public var secret: [UInt8]?
-
-    public init(path: String, attributes: [String: String], secret: [UInt8]?) {
-        self.path = path
-        self.attributes = attributes
-        self.secret = secret
-    }
-}
-
+/// otherwise. Nothing here decides what an item means; it is handed over as it is, as the
+/// record the helpers pass each other (KeyringItemRecord).
 extension SecretServiceStore {
     /// Every item whose `xdg:schema` is `schema`, secrets loaded where the item is (or could
     /// be) unlocked, in the order of their object paths.
-    public func foreignItems(schema: String) throws -> [ForeignItem] {
+    public func foreignItems(schema: String) throws -> [KeyringItemRecord] {
         try withForeignItems(schema: schema) { found in found.map(\.item) }
     }
 
     /// Deletes the item at `item.path` only while it is still exactly `item`: the same
     /// attributes and the same secret. Returns why it was kept, or `nil` once deleted.
-    public func deleteForeignItem(_ item: ForeignItem, schema: String) throws -> String? {
+    public func deleteForeignItem(_ item: KeyringItemRecord, schema: String) throws -> String? {
         try withForeignItems(schema: schema) { found in
             guard let current = found.first(where: { $0.item.path == item.path }) else {
                 return "it is no longer in the keyring"
@@ -42,7 +30,7 @@ extension SecretServiceStore {
         }
     }
 
-    func withForeignItems<T>(schema: String, _ body: ([(object: UnsafeMutablePointer<SecretItem>, item: ForeignItem)]) throws -> T) throws -> T {
+    func withForeignItems<T>(schema: String, _ body: ([(object: UnsafeMutablePointer<SecretItem>, item: KeyringItemRecord)]) throws -> T) throws -> T {
         let table = Self.hashTable(["xdg:schema": schema])
         defer { g_hash_table_unref(table) }
         let list = try searchItems(table, schema: nil)
@@ -59,7 +47,7 @@ extension SecretServiceStore {
         let paths = objects.map { String(cString: csecretservice_item_path($0)) }
         let secrets = try secrets(of: zip(objects, paths).filter { secret_item_get_locked($0.0) == 0 }.map(\.1))
         let found = zip(objects, paths).map { object, path in
-            (object, ForeignItem(path: path, attributes: Self.dictionary(secret_item_get_attributes(object)), secret: secrets[path]))
+            (object, KeyringItemRecord(path: path, attributes: Self.dictionary(secret_item_get_attributes(object)), secret: secrets[path]))
         }
         return try body(found.sorted { $0.1.path < $1.1.path })
     }
