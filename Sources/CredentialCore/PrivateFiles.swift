@@ -162,6 +162,31 @@ public enum PrivateFiles {
     /// temporary file, synced, then linked into place, so a reader never sees it half
     /// written and two racing creators agree on one winner. Returns false if it existed.
     public static func createExclusively(_ path: String, contents: [UInt8]) throws(HelperError) -> Bool {
+        let temporary = try writeTemporary(beside: path, contents: contents)
+        defer { unlink(temporary) }
+        if link(temporary, path) != 0 {
+            if errno == EEXIST { return false }
+            throw HelperError(.failure, "cannot create \(path): \(SystemIO.errorText())", fix: nil)
+        }
+        syncDirectory(of: path)
+        return true
+    }
+
+    /// Replaces `path` by a file (mode 0600) holding `contents`: written to a temporary
+    /// file, synced, then renamed over it, so a reader sees the old file or the new one,
+    /// never half of either.
+    public static func replace(_ path: String, contents: [UInt8]) throws(HelperError) {
+        let temporary = try writeTemporary(beside: path, contents: contents)
+        guard rename(temporary, path) == 0 else {
+            let reason = SystemIO.errorText()
+            unlink(temporary)
+            throw HelperError(.failure, "cannot write \(path): \(reason)", fix: "check that \(directory(of: path)) is writable")
+        }
+        syncDirectory(of: path)
+    }
+
+    /// A new file (mode 0600) in `path`'s directory, made first, holding `contents`, synced.
+    static func writeTemporary(beside path: String, contents: [UInt8]) throws(HelperError) -> String {
         try makeDirectories(directory(of: path))
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -169,20 +194,15 @@ public enum PrivateFiles {
             throw HelperError(.failure, "cannot create \(temporary): \(SystemIO.errorText())",
                               fix: "check that \(directory(of: path)) is writable")
         }
-        defer { unlink(temporary) }
         let written = SystemIO.writeAll(fd, contents) && fsync(fd) == 0
         let writeError = errno
         close(fd)
         guard written else {
+            unlink(temporary)
             throw HelperError(.failure, "cannot write \(temporary): \(SystemIO.errorText(writeError))",
                               fix: "free some disk space or check the file system")
         }
-        if link(temporary, path) != 0 {
-            if errno == EEXIST { return false }
-            throw HelperError(.failure, "cannot create \(path): \(SystemIO.errorText())", fix: nil)
-        }
-        syncDirectory(of: path)
-        return true
+        return temporary
     }
 
     /// Overwrites the first `size` bytes of the open file with zeros and syncs it, before

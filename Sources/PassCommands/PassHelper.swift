@@ -34,6 +34,7 @@ public struct PassHelper: HelperRoot {
               git-credential-pass configure
               git-credential-pass list
               git-credential-pass sync                            # pass git pull and push
+              git-credential-pass approve-keys                    # after a .gpg-id changed
             """,
         version: Version.line("git-credential-pass"),
         subcommands: [
@@ -41,7 +42,7 @@ public struct PassHelper: HelperRoot {
             CapabilityCommand.self, ListCommand<PassOptions>.self, EraseAllCommand<PassOptions>.self,
             ImportCommand<PassOptions>.self, ExportCommand<PassOptions>.self,
             DoctorCommand<PassOptions>.self, ConfigureCommand<PassOptions>.self, UnconfigureCommand<PassOptions>.self,
-            SyncCommand.self,
+            SyncCommand.self, ApproveKeysCommand.self,
         ]
     )
 
@@ -76,7 +77,10 @@ public struct PassSettings: StoreSettings {
     }
 
     public func openExisting() throws -> CredentialStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
-    public func openOrCreate() throws -> CredentialStore { try PassCredentialStore.openForWriting(directory: storeDirectory()) }
+    /// Doctor's throwaway store (`directory` set) checks no approved keys: its test secret is not one.
+    public func openOrCreate() throws -> CredentialStore {
+        try PassCredentialStore.openForWriting(directory: storeDirectory(), approving: directory == nil)
+    }
 
     public func helperArguments() throws -> [String] { [] }
 
@@ -123,5 +127,39 @@ public struct SyncCommand: ParsableCommand {
         let directory = try PassSettings().storeDirectory()
         let report = try PassSync(pass: PassProgram(directory: directory)).run()
         SystemIO.writeAll(2, report + "\n")
+    }
+}
+
+/// `approve-keys`: the keys of the store's `.gpg-id` files, approved as they are now.
+public struct ApproveKeysCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "approve-keys",
+        abstract: "Approve the keys the password store's .gpg-id files name now, for git's entries.",
+        discussion: """
+            pass encrypts each entry to the keys of the .gpg-id nearest to it, and in a store \
+            shared through git that file comes from whoever can push. So store encrypts only \
+            to keys you approved: the first store approves the .gpg-id as it is, and after \
+            a .gpg-id for git/ changes (pass init, or a sync that brought another one), \
+            store refuses until you check the keys and run this command. It shows every \
+            .gpg-id that applies to git/ and its keys, and approves them all. The approved \
+            keys are kept in $XDG_CONFIG_HOME/git-credential-pass/approved-keys, outside \
+            the store. Setting PASSWORD_STORE_KEY (which pass then uses instead of any \
+            .gpg-id) needs no approval.
+
+            Examples:
+              cat ~/.password-store/git/.gpg-id; gpg --list-keys KEY-ID   # check them first
+              git-credential-pass approve-keys
+            """)
+
+    public init() {}
+
+    public func run() throws {
+        let directory = try PassSettings().storeDirectory()
+        let store = try PassCredentialStore.openForWriting(directory: directory, approving: false)
+        let files = PassCredentialStore.gpgIDs(in: store.pass.directory)
+        let approved = try ApprovedKeys(store: directory).approve(files)
+        for (relative, keys) in approved {
+            SystemIO.writeAll(1, "approved \(directory)/\(relative): \(ApprovedKeys.list(keys))\n")
+        }
     }
 }

@@ -11,8 +11,13 @@ import Glibc
 public final class PassCredentialStore: CredentialStore {
     public let pass: PassProgram
     var directory: String { pass.directory }
+    /// The keys a store may encrypt to; nil: any (a throwaway store of doctor's).
+    let approvedKeys: ApprovedKeys?
 
-    init(pass: PassProgram) { self.pass = pass }
+    init(pass: PassProgram, approvedKeys: ApprovedKeys? = nil) {
+        self.pass = pass
+        self.approvedKeys = approvedKeys
+    }
 
     /// The store to read from; nil when there is none, or nothing under `git/` yet.
     public static func openExisting(directory: String) throws -> PassCredentialStore? {
@@ -25,8 +30,10 @@ public final class PassCredentialStore: CredentialStore {
     }
 
     /// The store to write to: initialised (a `.gpg-id` that applies to `git/`), pass and
-    /// gpg installed. pass creates the entries' directories itself.
-    public static func openForWriting(directory: String) throws -> PassCredentialStore {
+    /// gpg installed. pass creates the entries' directories itself. Each store checks
+    /// the keys it would encrypt to against those approved (`ApprovedKeys`), unless
+    /// `approving` is false.
+    public static func openForWriting(directory: String, approving: Bool = true) throws -> PassCredentialStore {
         for program in ["pass", "gpg"] where Subprocess.which(program) == nil {
             throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
         }
@@ -38,7 +45,7 @@ public final class PassCredentialStore: CredentialStore {
             throw HelperError(.failure, "the password store at \(directory) has no .gpg-id for \(PassEntry.root)/, so pass does not know whom to encrypt to",
                               fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
         }
-        return PassCredentialStore(pass: PassProgram(directory: directory))
+        return PassCredentialStore(pass: PassProgram(directory: directory), approvedKeys: approving ? try ApprovedKeys(store: directory) : nil)
     }
 
     /// Whether the store's directory exists; throws when it is not the user's own (its
@@ -59,6 +66,27 @@ public final class PassCredentialStore: CredentialStore {
         }
     }
 
+    /// Every `.gpg-id` (as a path in the store) that decides whom an entry of git's is
+    /// encrypted to: the one `git/` itself takes, and those below it.
+    public static func gpgIDs(in directory: String) -> [String] {
+        func below(_ subtree: String) -> [String] {
+            guard let handle = opendir(directory + "/" + subtree) else { return [] }
+            defer { closedir(handle) }
+            var found: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                let relative = subtree + "/" + name
+                var info = stat()
+                guard name != ".", name != "..", stat(directory + "/" + relative, &info) == 0 else { continue }
+                if name == ".gpg-id" && (info.st_mode & S_IFMT) == S_IFREG { found.append(relative) }
+                if (info.st_mode & S_IFMT) == S_IFDIR && !name.hasPrefix(".") { found += below(relative) }
+            }
+            return found
+        }
+        let top = recipientsFile(for: PassEntry.root, in: directory).map { [String($0.dropFirst(directory.count + 1))] } ?? []
+        return Array(Set(top + below(PassEntry.root))).sorted()
+    }
+
     // MARK: CredentialStore
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
@@ -71,6 +99,11 @@ public final class PassCredentialStore: CredentialStore {
             // pass encrypts to the .gpg-id nearest the entry: every directory on the way must
             // be the user's alone, or another user could have put theirs, naming their key.
             try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: directory + "/" + name), below: directory + "/" + name)
+            // pass takes PASSWORD_STORE_KEY, the user's own choice, over any .gpg-id.
+            if let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
+               let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) {
+                try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
+            }
             let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",

@@ -25,12 +25,28 @@ public enum PassDiagnosis {
             return checks + [HealthCheck(.fail, "password store", "\(directory) has no .gpg-id for \(PassEntry.root)/",
                                          fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
         }
-        let keys = String(decoding: SystemIO.readFile(recipients, limit: 1 << 16) ?? [], as: UTF8.self)
-            .split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let keys = ApprovedKeys.keys(in: String(decoding: SystemIO.readFile(recipients, limit: 1 << 16) ?? [], as: UTF8.self))
         checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
+        checks.append(approval(directory))
         checks.append(secretKey(among: keys))
         checks.append(repository(directory))
         return checks
+    }
+
+    /// Whether store would encrypt to keys the user never approved (ApprovedKeys).
+    static func approval(_ directory: String) -> HealthCheck {
+        do {
+            let problems = try ApprovedKeys(store: directory).problems(PassCredentialStore.gpgIDs(in: directory))
+            guard problems.isEmpty else {
+                return HealthCheck(.fail, "approved keys", problems.joined(separator: "; ") + ": store refuses to encrypt to them",
+                                   fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+            }
+            return HealthCheck(.ok, "approved keys", "store encrypts only to keys you approved")
+        } catch let error as HelperError {
+            return HealthCheck(.fail, "approved keys", error.message, fix: error.fix)
+        } catch {
+            return HealthCheck(.fail, "approved keys", "\(error)")
+        }
     }
 
     /// Whether one of the recipients is a key this user holds the secret of.

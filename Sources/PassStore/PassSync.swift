@@ -82,6 +82,8 @@ public struct PassSync {
         }
         if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }
 
+        // What is here now is the user's; what comes in may be anyone's who can push.
+        try ApprovedKeys(store: directory).approveIfNoneYet(PassCredentialStore.gpgIDs(in: directory))
         let behind = try count("HEAD.." + upstream)
         // A .gpg-id that comes in decides to whom every later store there is encrypted: a
         // teammate's (or an intruder's) key added there must not pass unnoticed.
@@ -102,7 +104,7 @@ public struct PassSync {
         var line = "pulled \(Self.changes(behind)) from \(upstream), pushed \(Self.changes(ahead))"
         if !recipients.isEmpty {
             line += "; the keys entries are encrypted to changed in " + recipients.joined(separator: ", ")
-                + " (what is stored there from now on is readable by the keys it names: check them with cat)"
+                + " (store refuses to encrypt to them until you check them with cat and run git-credential-pass approve-keys)"
         }
         if !kept.isEmpty {
             line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")

@@ -364,12 +364,22 @@ public final class SecretServiceStore: CredentialStore {
         var error: UnsafeMutablePointer<GError>?
         arm()
         secret_item_delete_sync(object, cancellable, &error)
-        if let error, csecretservice_is_gone(error) != 0 {
-            Trace.note("\(path) was deleted already")
-            g_error_free(error)
-            return
+        guard let error else { return }
+        // "No such object" and "unknown method" are also what a service that cannot delete
+        // would answer: the item counts as deleted only if it is really gone.
+        if csecretservice_is_gone(error) != 0 {
+            var stillThere: UnsafeMutablePointer<GError>?
+            arm()
+            let locked = csecretservice_item_locked(service, path, cancellable, &stillThere)
+            if locked < 0, let stillThere, csecretservice_is_gone(stillThere) != 0 {
+                g_error_free(stillThere)
+                g_error_free(error)
+                Trace.note("\(path) was deleted already")
+                return
+            }
+            g_clear_error(&stillThere)
         }
-        if let reason = take(error) { throw Self.failure("delete \(path) from the Secret Service", reason) }
+        throw Self.failure("delete \(path) from the Secret Service", take(error) ?? "unknown error")
     }
 
     static let locked = HelperError(

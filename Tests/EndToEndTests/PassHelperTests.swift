@@ -131,15 +131,77 @@ import Testing
         #expect(again.stderrText == "nothing to do: the password store and origin/main are the same\n", "\(again)")
     }
 
-    /// Attack finding: a .gpg-id another machine pushed decides to whom the next store is
-    /// encrypted; sync passed it as "pulled 1 change".
-    @Test func aGpgIdThatComesInThroughSyncIsNamed() throws {
+    /// Attack finding (stop 17, fixed at stop 20): the desktop, which had never stored, took
+    /// the .gpg-id sync brought in, and its next store encrypted to the key added there.
+    /// Sync approves what was there before it merges; a store waits for approve-keys.
+    @Test func aKeyAddedThroughSyncIsNotEncryptedToUntilApproved() throws {
         let (laptop, desktop, _) = try twoMachines()
-        let other = try laptop.makeKey("Someone Else <else@example.com>")
-        try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], other]))
+        let intruder = try laptop.makeKey("Intruder <intruder@example.com>")
+        try desktop.trust(publicKeyOf: laptop, intruder)
+        try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], intruder]))
         #expect(try laptop.helper("sync").exitCode == 0)
         let pulled = try desktop.helper("sync")
-        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("the keys entries are encrypted to changed in git/.gpg-id"), "\(pulled)")
+        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("until you check them with cat and run git-credential-pass approve-keys"), "\(pulled)")
+
+        let refused = try desktop.helper.store(alice)
+        #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")
+        // The laptop's pass init made git/.gpg-id: new to the desktop, where the store's own .gpg-id decided.
+        #expect(refused.stderrText.contains("\(desktop.storeDirectory)/git/.gpg-id is a .gpg-id you never approved, and it names \(intruder), so a store would encrypt your password to a key you did not approve. Fix: check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys"), "\(refused)")
+        #expect(desktop.entryNames().isEmpty)
+        let doctor = try desktop.helper("doctor")
+        #expect(doctor.stdoutText.contains("approved keys") && doctor.stdoutText.contains("it names \(intruder): store refuses to encrypt to them"), "\(doctor)")
+
+        let approved = try desktop.helper("approve-keys")
+        #expect(approved.exitCode == 0 && approved.stdoutText == "approved \(desktop.storeDirectory)/git/.gpg-id: \([laptop.keys[0], intruder].sorted().joined(separator: ", "))\n", "\(approved)")
+        try desktop.helper.storeAll(alice)
+        #expect(desktop.entryNames() == ["git/https/git.example/alice"])
+    }
+
+    /// The first store approves the .gpg-id as it is; a key added there later, or a new
+    /// .gpg-id below git/ naming one, is refused; fewer keys, or a new .gpg-id naming keys
+    /// already approved above it, need nobody's approval.
+    @Test func onlyApprovedKeysAreEncryptedTo() throws {
+        let store = try PasswordStore()
+        let other = try store.makeKey("Other <other@example.com>")
+        try store.helper.storeAll(alice)
+        let approvals = store.sandbox.root + "/config/git-credential-pass/approved-keys"
+        #expect(try String(contentsOfFile: approvals, encoding: .utf8).contains("\t.gpg-id\t\(store.keys[0])\n"))
+
+        // A new .gpg-id below git/ naming the key approved above it: nothing to approve.
+        try FileManager.default.createDirectory(atPath: store.storeDirectory + "/git/https", withIntermediateDirectories: true)
+        try "\(store.keys[0])  # mine\n\n".write(toFile: store.storeDirectory + "/git/https/.gpg-id", atomically: true, encoding: .utf8)
+        try store.helper.storeAll(wire("protocol=https", "host=one.example", "username=u", "password=p1"))
+        // The same file naming one more key: refused, and nothing written.
+        try "\(store.keys[0])\n\(other)\n".write(toFile: store.storeDirectory + "/git/https/.gpg-id", atomically: true, encoding: .utf8)
+        let refused = try store.helper.store(wire("protocol=https", "host=one.example", "username=u", "password=p2"))
+        #expect(refused.exitCode == 1 && refused.stderrText.contains("\(store.storeDirectory)/git/https/.gpg-id changed since you approved them: it now also names \(other)"), "\(refused)")
+        #expect(try store.helper.password(for: wire("protocol=https", "host=one.example")) == "p1")
+        // A .gpg-id new deeper down, naming the other key: refused too.
+        try FileManager.default.createDirectory(atPath: store.storeDirectory + "/git/https/two.example", withIntermediateDirectories: true)
+        try "\(other)\n".write(toFile: store.storeDirectory + "/git/https/two.example/.gpg-id", atomically: true, encoding: .utf8)
+        let deeper = try store.helper.store(wire("protocol=https", "host=two.example", "username=u", "password=p3"))
+        #expect(deeper.exitCode == 1 && deeper.stderrText.contains("\(store.storeDirectory)/git/https/two.example/.gpg-id is a .gpg-id you never approved, and it names \(other)"), "\(deeper)")
+        #expect(!store.entryNames().contains("git/https/two.example/u"))
+
+        let approved = try store.helper("approve-keys")
+        #expect(approved.exitCode == 0 && approved.stdoutLines.count == 3, "\(approved)")
+        try store.helper.storeAll(wire("protocol=https", "host=two.example", "username=u", "password=p3"))
+        // Fewer keys than approved: stored, and from then on the other key needs approval again.
+        try "\(store.keys[0])\n".write(toFile: store.storeDirectory + "/git/https/.gpg-id", atomically: true, encoding: .utf8)
+        try store.helper.storeAll(wire("protocol=https", "host=one.example", "username=u", "password=p4"))
+        try "\(store.keys[0])\n\(other)\n".write(toFile: store.storeDirectory + "/git/https/.gpg-id", atomically: true, encoding: .utf8)
+        #expect(try store.helper.store(wire("protocol=https", "host=one.example", "username=u", "password=p5")).exitCode == 1)
+        #expect(try store.helper.password(for: wire("protocol=https", "host=one.example")) == "p4")
+
+        // PASSWORD_STORE_KEY, which pass takes over any .gpg-id, is the user's own choice.
+        var chosen = store.helper
+        chosen.environment["PASSWORD_STORE_KEY"] = store.keys[0]
+        try chosen.storeAll(wire("protocol=https", "host=one.example", "username=u", "password=p6"))
+
+        // A record of approvals others could have changed is not trusted.
+        #expect(chmod(approvals, 0o644) == 0)
+        let exposed = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=again"))
+        #expect(exposed.exitCode == 1 && exposed.stderrText.contains("\(approvals) is readable or writable by group or others"), "\(exposed)")
     }
 
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is
