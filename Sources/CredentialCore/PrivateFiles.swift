@@ -45,7 +45,7 @@ public enum PrivateFiles {
         let type = info.st_mode & S_IFMT
         if type == S_IFLNK {
             throw HelperError(.failure, "\(path) is a symbolic link, and a file or directory that guards secrets must not be one",
-                              fix: "name the real path instead (--db, --key-file), or replace the link by what it points to")
+                              fix: "replace the link by what it points to, or name the real path instead")
         }
         if type != (kind == .file ? S_IFREG : S_IFDIR) {
             throw HelperError(.failure, "\(path) is not a \(kind.name)", fix: "move it aside: it is not what the store made there")

@@ -55,12 +55,14 @@ public final class PassCredentialStore: CredentialStore {
         return try PrivateFiles.checkOwned(real, as: .directory)
     }
 
-    /// The `.gpg-id` pass encrypts an entry in `subtree` to: the nearest one up to the store.
+    /// The `.gpg-id` pass encrypts an entry in `subtree` to: the nearest one up to the store
+    /// that is a regular file once links are followed (pass's `-f`).
     public static func recipientsFile(for subtree: String, in directory: String) -> String? {
         var parts = subtree.split(separator: "/").map(String.init)
         while true {
             let candidate = ([directory] + parts + [".gpg-id"]).joined(separator: "/")
-            if PrivateFiles.exists(candidate) { return candidate }
+            var info = stat()
+            if stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { return candidate }
             if parts.isEmpty { return nil }
             parts.removeLast()
         }
@@ -76,9 +78,12 @@ public final class PassCredentialStore: CredentialStore {
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
                 let relative = subtree + "/" + name
-                var info = stat()
-                guard name != ".", name != "..", stat(directory + "/" + relative, &info) == 0 else { continue }
-                if name == ".gpg-id" && (info.st_mode & S_IFMT) == S_IFREG { found.append(relative) }
+                var info = stat(), followed = stat()
+                guard name != ".", name != "..", lstat(directory + "/" + relative, &info) == 0 else { continue }
+                // A .gpg-id as pass finds one (links followed); directories as walk does (not).
+                if name == ".gpg-id" && stat(directory + "/" + relative, &followed) == 0 && (followed.st_mode & S_IFMT) == S_IFREG {
+                    found.append(relative)
+                }
                 if (info.st_mode & S_IFMT) == S_IFDIR && !name.hasPrefix(".") { found += below(relative) }
             }
             return found
@@ -100,8 +105,11 @@ public final class PassCredentialStore: CredentialStore {
             // be the user's alone, or another user could have put theirs, naming their key.
             try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: directory + "/" + name), below: directory + "/" + name)
             // pass takes PASSWORD_STORE_KEY, the user's own choice, over any .gpg-id.
+            // What it names must be the user's own (not a link to a file another user can
+            // change after the check), and approved.
             if let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
                let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) {
+                try PrivateFiles.checkOwned(recipients, as: .file)
                 try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
             }
             let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }

@@ -198,6 +198,20 @@ import Testing
         chosen.environment["PASSWORD_STORE_KEY"] = store.keys[0]
         try chosen.storeAll(wire("protocol=https", "host=one.example", "username=u", "password=p6"))
 
+        // Attack: a key added to an approved .gpg-id, hidden behind a link below it that
+        // leads nowhere (pass passes over it, as it does any .gpg-id that is no file).
+        try "\(store.keys[0])\n\(other)\n".write(toFile: store.storeDirectory + "/.gpg-id", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: store.storeDirectory + "/git/http", withIntermediateDirectories: true)
+        #expect(symlink("/nonexistent/.gpg-id", store.storeDirectory + "/git/http/.gpg-id") == 0)
+        let hidden = try store.helper.store(wire("protocol=http", "host=one.example", "username=u", "password=p7"))
+        #expect(hidden.exitCode == 1 && hidden.stderrText.contains("\(store.storeDirectory)/.gpg-id changed since you approved them: it now also names \(other)"), "\(hidden)")
+        // A link to a file another user could change between the check and pass's read: refused.
+        try "\(store.keys[0])\n".write(toFile: store.sandbox.root + "/elsewhere", atomically: true, encoding: .utf8)
+        #expect(unlink(store.storeDirectory + "/git/http/.gpg-id") == 0 && symlink(store.sandbox.root + "/elsewhere", store.storeDirectory + "/git/http/.gpg-id") == 0)
+        let linked = try store.helper.store(wire("protocol=http", "host=one.example", "username=u", "password=p7"))
+        #expect(linked.exitCode == 1 && linked.stderrText.contains("\(store.storeDirectory)/git/http/.gpg-id is a symbolic link"), "\(linked)")
+        #expect(!store.entryNames().contains("git/http/one.example/u"))
+
         // A record of approvals others could have changed is not trusted.
         #expect(chmod(approvals, 0o644) == 0)
         let exposed = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=again"))
