@@ -65,6 +65,16 @@ public enum PrivateFiles {
         return true
     }
 
+    /// Why someone else could have written what `info` describes (a file or directory
+    /// found where others' things can be too: a synced store, an import's source, PATH):
+    /// another user's (root's too, unless `rootIsTrusted`), or writable by group or others
+    /// (a link's own mode means nothing). `nil` when only we (or root) could have.
+    public static func whyOthersCouldWrite(_ info: stat, rootIsTrusted: Bool) -> String? {
+        if info.st_uid != geteuid() && !(rootIsTrusted && info.st_uid == 0) { return "belongs to uid \(info.st_uid), not to you" }
+        if info.st_mode & S_IFMT != S_IFLNK && info.st_mode & 0o022 != 0 { return "is writable by group or others (mode \(String(info.st_mode & 0o7777, radix: 8)))" }
+        return nil
+    }
+
     /// The directories above `path`'s directory up to /, as ssh's StrictModes checks
     /// them: each owned by us or root and not writable by group or others, unless it is
     /// root's and sticky like /tmp (no one can then rename what is ours). Otherwise

@@ -121,8 +121,7 @@ public struct HelperLine: Equatable, Sendable {
     /// tomorrow, which git would then give every credential.
     static func isTrusted(_ path: String) -> Bool {
         var info = stat()
-        guard lstat(path, &info) == 0, info.st_uid == geteuid() || info.st_uid == 0,
-              info.st_mode & S_IFMT == S_IFLNK || info.st_mode & 0o022 == 0 else { return false }
+        guard lstat(path, &info) == 0, PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true) == nil else { return false }
         do throws(HelperError) { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return false }
         return true
     }

@@ -233,11 +233,9 @@ public final class PassCredentialStore: CredentialStore {
     /// In a synced or shared store, what another user could have put or changed (theirs,
     /// or writable by group or others) is not taken for the user's own.
     static func trusted(_ info: stat, _ name: String) -> Bool {
-        guard info.st_uid == geteuid() || info.st_uid == 0, info.st_mode & 0o022 == 0 else {
-            Trace.note("passed over \(name): it belongs to uid \(info.st_uid) or others can write it (mode \(String(info.st_mode & 0o7777, radix: 8)))")
-            return false
-        }
-        return true
+        guard let reason = PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true) else { return true }
+        Trace.note("passed over \(name): it \(reason)")
+        return false
     }
 
     static func walk(_ directory: String, _ subtree: String) -> [(String, timespec)] {

@@ -120,11 +120,8 @@ struct GCMFileStore {
     /// Why a file or directory may not be trusted: another user's, or writable by others
     /// (who could then have put credentials in it); `nil` when it is only ours.
     static func untrusted(_ info: stat, kind: String) -> String? {
-        if info.st_uid != geteuid() { return "the \(kind) belongs to uid \(info.st_uid), not to you, so it is not trusted" }
-        if info.st_mode & 0o022 != 0 {
-            return "the \(kind) is writable by group or others (mode \(String(info.st_mode & 0o7777, radix: 8))), so it is not trusted (chmod go-w it, then import again)"
-        }
-        return nil
+        guard let reason = PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: false) else { return nil }
+        return "the \(kind) \(reason), so it is not trusted" + (info.st_uid == geteuid() ? " (chmod go-w it, then import again)" : "")
     }
 
     /// A file's text as GCM reads it: the password, the service and the account; or why
