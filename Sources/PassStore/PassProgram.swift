@@ -112,17 +112,15 @@ public struct PassProgram: Sendable {
         }
         if result.output.count >= Self.largestEntry { return .unreadable("it decrypts to more than a credential (over \(Self.largestEntry >> 20) MiB)") }
         if result.succeeded { return .text(result.output) }
-        let errors = String(decoding: result.errors, as: UTF8.self)
         if !PrivateFiles.exists(file) { return .missing }
-        if errors.contains("[GNUPG:] NODATA") && !errors.contains("[GNUPG:] BEGIN_DECRYPTION") {
-            return .unreadable("it is no OpenPGP data")
+        let status = GPGStatus(stderr: result.errors)
+        switch status.failure {
+        case .noOpenPGPData: return .unreadable("it is no OpenPGP data")
+        case .notForYou: return .notForYou
+        // gpg considered a secret key of ours and still failed: it needs its passphrase.
+        case .keyNotUsable where status.keywords.contains("DECRYPTION_FAILED"): throw Self.needsPassphrase(name)
+        case .keyNotUsable: throw HelperError(.failure, "pass cannot show \(name): \(Self.reason(result))", fix: "run pass show \(name) to see gpg's whole message")
         }
-        if errors.contains("[GNUPG:] DECRYPTION_FAILED") {
-            // gpg considered a secret key of ours and still failed: it needs its passphrase.
-            guard errors.contains("[GNUPG:] KEY_CONSIDERED") else { return .notForYou }
-            throw Self.needsPassphrase(name)
-        }
-        throw HelperError(.failure, "pass cannot show \(name): \(Self.reason(result))", fix: "run pass show \(name) to see gpg's whole message")
     }
 
     static func needsPassphrase(_ name: String) -> HelperError {
@@ -135,8 +133,7 @@ public struct PassProgram: Sendable {
 
     /// The line of pass's or gpg's stderr that says what went wrong (not a status line).
     static func reason(_ result: Subprocess.Result) -> String {
-        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
-            .map(String.init).filter { !$0.hasPrefix("[GNUPG:]") && !$0.isEmpty }
+        let lines = GPGStatus(stderr: result.errors).messages
         let gpg = lines.last { $0.hasPrefix("gpg: ") && !$0.contains("[stdin]") }
         return gpg ?? lines.last ?? "exit status \(result.status)"
     }

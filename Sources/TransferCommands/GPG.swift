@@ -62,26 +62,19 @@ enum GPG {
         guard let result = Subprocess.run(program, arguments, input: ciphertext, limit: limit, timeoutSeconds: asks ? 120 : 20) else {
             throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
         }
-        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
-        let status = lines.filter { $0.hasPrefix("[GNUPG:] ") }.map { $0.dropFirst("[GNUPG:] ".count).split(separator: " ").first.map(String.init) ?? "" }
-        let message = lines.last { !$0.hasPrefix("[GNUPG:] ") }.map(String.init) ?? "exit status \(result.status)"
+        let status = GPGStatus(stderr: result.errors)
+        let message = status.messages.last ?? "exit status \(result.status)"
         let fix = asks ? "check that gpg --decrypt \(ShellWord.quoted(name)) works, then import again"
             : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(ShellWord.quoted(name)) >/dev/null caches it)"
         if result.timedOut {
             throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(asks ? 120 : 20) seconds", fix: fix)
         }
         guard result.succeeded else {
-            // What gpg 2.2 says (seen with 2.2.40): NODATA for what is no OpenPGP message;
-            // DECRYPTION_FAILED without KEY_CONSIDERED when no secret key of the user's is
-            // one it was encrypted to (with one, KEY_CONSIDERED names it, and the failure is
-            // the passphrase's).
-            if status.contains("NODATA") && !status.contains("BEGIN_DECRYPTION") {
-                throw NotDecryptable(reason: "not an OpenPGP file (gpg found no encrypted data in it)")
+            switch status.failure {
+            case .noOpenPGPData: throw NotDecryptable(reason: "not an OpenPGP file (gpg found no encrypted data in it)")
+            case .notForYou: throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
+            case .keyNotUsable: throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
             }
-            if status.contains("DECRYPTION_FAILED") && !status.contains("KEY_CONSIDERED") {
-                throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
-            }
-            throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
         }
         guard result.output.count <= limit else {
             throw NotDecryptable(reason: "it decrypts to more than a credential (over \(limit >> 10) KiB)")
