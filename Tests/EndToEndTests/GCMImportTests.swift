@@ -205,8 +205,7 @@ import Glibc
 
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
         secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
         helper = sandbox.sqlite().with(environment: session.bus.environment)

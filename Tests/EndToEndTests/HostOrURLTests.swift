@@ -15,8 +15,7 @@ import Testing
 
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
     }
 
     func helper(_ which: Helper) -> any CredentialHelper {

@@ -87,8 +87,7 @@ import Testing
     /// store where it answers.
     @Test func whichWithALockedKeyring() throws {
         let sandbox = try Sandbox()
-        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
         try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
         try session.lockLoginCollection()

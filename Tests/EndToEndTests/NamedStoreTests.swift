@@ -55,8 +55,7 @@ import Testing
     /// git-credential-keyring's SQLite store is a fallback: the keyring may have taken
     /// every credential, so a --db that names no store yet is no error there.
     @Test func theKeyringHelpersFallbackStoreMayBeMissing() throws {
-        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         let keyring = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
         expectSuccess(try keyring("--db", typo, "store", input: Self.credential))
         let listed = try keyring("--db", typo, "list")

@@ -243,8 +243,7 @@ import Testing
 
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
     }
 

@@ -11,8 +11,7 @@ import Testing
     /// store be needless); the item is created on the default collection's alias.
     @Test func aStoreSearchesOnceAndFetchesOnlyASecretItCompares() throws {
         // A bus of its own: on the shared one, other tests' calls were counted too.
-        let sandbox = try Sandbox(), session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         let bus = session.bus
         let helper = SecretServiceHelper(sandbox: sandbox, bus: bus), tool = SecretTool(sandbox: sandbox, bus: bus)
         let host = "calls-\(UUID().uuidString.prefix(8)).example.com"

@@ -17,8 +17,7 @@ import Testing
 
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
         clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
     }

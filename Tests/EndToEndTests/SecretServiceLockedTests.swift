@@ -20,8 +20,7 @@ import Testing
     /// Alice and bob stored, then the collection locked.
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20)
         secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
         try helper.storeAll(Self.alice, Self.bob)

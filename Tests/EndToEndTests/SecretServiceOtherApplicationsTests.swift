@@ -49,8 +49,7 @@ import Testing
 
     init() throws {
         sandbox = try Sandbox()
-        session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
         keyringHelper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
         secretTool = SecretTool(sandbox: sandbox, bus: session.bus)

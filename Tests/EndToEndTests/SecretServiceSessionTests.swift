@@ -7,8 +7,7 @@ import Testing
 /// would show it every password stored or read.
 @Suite struct SecretServiceSessionTests {
     @Test func noSecretCrossesTheBusInClear() throws {
-        let sandbox = try Sandbox(), session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus), tool = SecretTool(sandbox: sandbox, bus: session.bus)
         let host = "session-\(UUID().uuidString.prefix(8)).example.com", password = "pw-\(UUID().uuidString)"
         let theirs = "theirs-\(UUID().uuidString)"

@@ -145,8 +145,7 @@ import Glibc
     /// does not make a store needless: the store goes to the default collection, so the
     /// credential outlives the session. (An attacker's finding: nothing was written.)
     @Test func theSameItemInAnotherCollectionIsNoReasonToStoreNothing() throws {
-        let sandbox = try Sandbox(), session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
+        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
         let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus), tool = SecretTool(sandbox: sandbox, bus: session.bus)
         let stored = try tool.run(["store", "--label=Git: https://sess.example/", "--collection=/org/freedesktop/secrets/collection/session",
                                    "protocol", "https", "server", "sess.example", "user", "u", "xdg:schema", "org.git.Password"], input: Array("pw".utf8))
