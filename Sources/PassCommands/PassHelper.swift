@@ -158,8 +158,8 @@ public struct ApproveKeysCommand: ParsableCommand {
         let store = try PassCredentialStore.openForWriting(directory: directory, approving: false)
         let files = PassCredentialStore.gpgIDs(in: store.pass.directory)
         let approved = try ApprovedKeys(store: directory).approve(files)
-        for (relative, keys) in approved {
-            SystemIO.writeAll(1, "approved \(directory)/\(relative): \(ApprovedKeys.list(keys))\n")
+        for (name, keys) in approved {
+            SystemIO.writeAll(1, "approved \(directory)/\(name): \(ApprovedKeys.list(keys))\n")
         }
     }
 }

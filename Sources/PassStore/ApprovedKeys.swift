@@ -9,11 +9,14 @@ import CredentialCore
 ///
 /// The file ($XDG_CONFIG_HOME/git-credential-pass/approved-keys, 0600, never in the
 /// store) has one line per `.gpg-id`: the store's real path, the file's path in the store
-/// and its keys, tab-separated.
+/// and its keys, tab-separated. Each is kept as its bytes are (`exact`): two names that
+/// differ in a byte are two names, for pass and gpg as here.
 public struct ApprovedKeys {
     public let file: String
-    /// The password store's real path: the same store under another name is the same.
+    /// The password store's real path (`exact`): the same store under another name is the same.
     let store: String
+    /// That path as the file system takes it.
+    let storePath: String
 
     public init(store directory: String) throws {
         guard let config = SystemIO.environment("XDG_CONFIG_HOME").flatMap({ $0.hasPrefix("/") ? $0 : nil })
@@ -22,27 +25,50 @@ public struct ApprovedKeys {
                               fix: "set HOME")
         }
         file = config + "/git-credential-pass/approved-keys"
-        store = Subprocess.realPath(directory) ?? directory
+        storePath = Subprocess.realPath(directory) ?? directory
+        store = Self.exact(storePath.utf8)
     }
 
-    /// The keys a `.gpg-id` names, as pass reads them: a `#` starts a comment, blank lines
-    /// name nothing. Sorted: their order does not change whom an entry is encrypted to.
-    public static func keys(in text: String) -> [String] {
-        Set(text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
-            var key = line.prefix { $0 != "#" }
-            while key.first?.isWhitespace == true { key.removeFirst() }
-            while key.last?.isWhitespace == true { key.removeLast() }
-            return key.isEmpty ? nil : String(key)
+    /// A name as its bytes are, in text that compares byte for byte (Swift compares
+    /// strings by what they mean: an é composed and an e with an accent after it are equal)
+    /// and shows what is hidden: every byte that is not printable ASCII, and `%`, as %XX.
+    static func exact<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        var text = ""
+        for byte in bytes {
+            if byte < 0x20 || byte >= 0x7F || byte == 0x25 {
+                text += "%" + Hex.encode([byte]).uppercased()
+            } else {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return text
+    }
+
+    /// The keys a `.gpg-id` names, as pass reads them (its loop is `while read -r gpg_id;
+    /// do gpg_id="${gpg_id%%#*}"; [[ -n $gpg_id ]] || continue`): lines ended by a line
+    /// feed (bash drops NUL bytes, and an unterminated last line), all from the first `#`
+    /// on removed, then spaces and tabs at both ends (pass leaves those before a comment;
+    /// gpg, given `KEY `, finds no key that `KEY` would not). Sorted: their order does not
+    /// change whom an entry is encrypted to.
+    public static func keys(in bytes: [UInt8]) -> [String] {
+        var lines = bytes.filter { $0 != 0 }.split(separator: 0x0A, omittingEmptySubsequences: false)
+        lines.removeLast()  // after the last line feed: pass's loop never reads it
+        return Set(lines.compactMap { line -> String? in
+            var key = line.prefix { $0 != 0x23 }.drop { $0 == 0x20 || $0 == 0x09 }
+            while key.last == 0x20 || key.last == 0x09 { key.removeLast() }
+            return key.isEmpty ? nil : exact(key)
         }).sorted()
     }
 
-    /// What the `.gpg-id` at `relative` (a path in the store) names, read now.
-    func keys(of relative: String) -> [String] {
-        keys(atPath: store + "/" + relative)
-    }
-
-    func keys(atPath path: String) -> [String] {
-        Self.keys(in: String(decoding: SystemIO.readFile(path, limit: 1 << 16) ?? [], as: UTF8.self))
+    /// What the `.gpg-id` at `relative` (a path in the store) names, read now. One that
+    /// cannot be read whole is refused: pass would read what this could not.
+    func keys(of relative: String) throws -> [String] {
+        let path = storePath + "/" + relative
+        guard let bytes = SystemIO.readFile(path, limit: 1 << 16) else {
+            throw HelperError(.failure, "cannot read \(path) (or it is over 64 KiB), so whom pass would encrypt to is unknown",
+                              fix: "check the file: it should list one gpg key a line")
+        }
+        return Self.keys(in: bytes)
     }
 
     /// This store's approved `.gpg-id` files and their keys.
@@ -55,39 +81,39 @@ public struct ApprovedKeys {
     /// which decided until it came). Fewer keys than approved need no one's approval, and
     /// become what is approved. Approves it when nothing of this store was approved yet.
     public func check(_ relative: String) throws {
-        let now = keys(of: relative), approvals = try approved()
+        let name = Self.exact(relative.utf8), now = try keys(of: relative), approvals = try approved()
         guard !approvals.isEmpty else {
-            try record([relative: now])
-            Trace.note("approved the keys of \(relative) in \(store) on first use: \(Self.list(now))")
+            try record([name: now])
+            Trace.note("approved the keys of \(name) in \(store) on first use: \(Self.list(now))")
             return
         }
-        let added = Self.unapproved(now, of: relative, in: approvals)
+        let added = Self.unapproved(now, of: name, in: approvals)
         guard added.isEmpty else {
-            throw HelperError(.failure, problem(relative, added, approvals) + ", so a store would encrypt your password to a key you did not approve",
+            throw HelperError(.failure, problem(name, added, approvals) + ", so a store would encrypt your password to a key you did not approve",
                               fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
         }
-        if approvals[relative] != now { try record(approvals.merging([relative: now]) { $1 }) }
+        if approvals[name] != now { try record(approvals.merging([name: now]) { $1 }) }
     }
 
     /// For doctor: what is not approved among the store's `.gpg-id` files, one line each.
     public func problems(_ relatives: [String]) throws -> [String] {
         let approvals = try approved()
         guard !approvals.isEmpty else { return [] }
-        return relatives.compactMap { relative in
-            let added = Self.unapproved(keys(of: relative), of: relative, in: approvals)
-            return added.isEmpty ? nil : problem(relative, added, approvals)
+        return try relatives.compactMap { relative in
+            let name = Self.exact(relative.utf8), added = Self.unapproved(try keys(of: relative), of: name, in: approvals)
+            return added.isEmpty ? nil : problem(name, added, approvals)
         }
     }
 
-    func problem(_ relative: String, _ added: [String], _ approvals: [String: [String]]) -> String {
-        approvals[relative] == nil ? "\(store)/\(relative) is a .gpg-id you never approved, and it names \(Self.list(added))"
-            : "the keys in \(store)/\(relative) changed since you approved them: it now also names \(Self.list(added))"
+    func problem(_ name: String, _ added: [String], _ approvals: [String: [String]]) -> String {
+        approvals[name] == nil ? "\(store)/\(name) is a .gpg-id you never approved, and it names \(Self.list(added))"
+            : "the keys in \(store)/\(name) changed since you approved them: it now also names \(Self.list(added))"
     }
 
-    /// Those of `keys` approved neither for `relative` nor, when it is new, for the nearest
-    /// approved `.gpg-id` above it.
-    static func unapproved(_ keys: [String], of relative: String, in approvals: [String: [String]]) -> [String] {
-        let before = approvals[relative] ?? inherited(relative, from: approvals) ?? []
+    /// Those of `keys` approved neither for the `.gpg-id` at `name` nor, when it is new,
+    /// for the nearest approved one above it.
+    static func unapproved(_ keys: [String], of name: String, in approvals: [String: [String]]) -> [String] {
+        let before = approvals[name] ?? inherited(name, from: approvals) ?? []
         return keys.filter { !before.contains($0) }
     }
 
@@ -104,9 +130,9 @@ public struct ApprovedKeys {
 
     /// Approves what the store's `.gpg-id` files name now (see `PassCredentialStore.gpgIDs`),
     /// in place of what was approved for it before.
-    public func approve(_ relatives: [String]) throws -> [(relative: String, keys: [String])] {
-        let now = relatives.map { (relative: $0, keys: keys(of: $0)) }
-        try record(Dictionary(now.map { ($0.relative, $0.keys) }, uniquingKeysWith: { first, _ in first }))
+    public func approve(_ relatives: [String]) throws -> [(name: String, keys: [String])] {
+        let now = try relatives.map { (name: Self.exact($0.utf8), keys: try keys(of: $0)) }
+        try record(Dictionary(now.map { ($0.name, $0.keys) }, uniquingKeysWith: { first, _ in first }))
         return now
     }
 
@@ -115,7 +141,7 @@ public struct ApprovedKeys {
     func approveIfNoneYet(_ relatives: [String]) throws {
         guard try approved().isEmpty, !relatives.isEmpty else { return }
         let approved = try approve(relatives)
-        Trace.note("approved the keys of \(approved.map(\.relative).joined(separator: ", ")) in \(store) before syncing")
+        Trace.note("approved the keys of \(approved.map(\.name).joined(separator: ", ")) in \(store) before syncing")
     }
 
     public static func list(_ keys: [String]) -> String {
@@ -130,13 +156,16 @@ public struct ApprovedKeys {
         let keys: [String]
     }
 
-    /// Every line of the file; none when there is no file yet. A file another user could
-    /// have written (or read: it says which hosts' keys you use) is refused.
+    /// Every line of the file; none when there is no file yet. One another user could
+    /// have written, or put where they can remove it, is refused.
     func lines() throws -> [Line] {
-        guard PrivateFiles.exists(file) else { return [] }
-        try PrivateFiles.checkAncestors(of: file)
-        let text = String(decoding: try PrivateFiles.readSecret(file, limit: 1 << 20), as: UTF8.self)
-        return text.split(separator: "\n").compactMap { line in
+        let directory = PrivateFiles.directory(of: file)
+        try PrivateFiles.checkAncestors(of: directory)
+        guard try PrivateFiles.checkOwned(directory, as: .directory), try PrivateFiles.checkOwned(file, as: .file) else { return [] }
+        guard let bytes = SystemIO.readFile(file, limit: 1 << 20) else {
+            throw HelperError(.failure, "cannot read \(file) (or it is over 1 MiB)", fix: "check it: it lists the keys you approved, one .gpg-id a line")
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count >= 2 else { return nil }
@@ -146,11 +175,6 @@ public struct ApprovedKeys {
 
     /// Replaces this store's lines by `approvals`; other stores' lines stay.
     func record(_ approvals: [String: [String]]) throws {
-        let fields = [store] + approvals.keys + approvals.values.joined()
-        guard !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) else {
-            throw HelperError(.failure, "a path or key of \(store) has a tab or a line break, which \(file) cannot record",
-                              fix: "rename it, or set PASSWORD_STORE_KEY to the keys to encrypt to")
-        }
         let kept = try lines().filter { $0.store != store }
         let added = approvals.keys.sorted().map { Line(store: store, relative: $0, keys: approvals[$0] ?? []) }
         let text = "# The keys git-credential-pass may encrypt to, per .gpg-id: store, file in it, keys (git-credential-pass approve-keys)\n"

@@ -103,22 +103,42 @@ public final class PassCredentialStore: CredentialStore {
             guard let name = PassEntry.name(of: credential) else { continue }
             // pass encrypts to the .gpg-id nearest the entry: every directory on the way must
             // be the user's alone, or another user could have put theirs, naming their key.
-            try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: directory + "/" + name), below: directory + "/" + name)
-            // pass takes PASSWORD_STORE_KEY, the user's own choice, over any .gpg-id.
-            // What it names must be the user's own (not a link to a file another user can
-            // change after the check), and approved.
-            if let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
-               let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) {
-                try PrivateFiles.checkOwned(recipients, as: .file)
-                try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
+            try PrivateFiles.checkDirectoryChain(directory, below: directory + "/" + name)
+            try checkOwnDirectories(to: name)
+            // Under the lock sync merges under too: the .gpg-id checked is the one pass reads.
+            let result = try pass.exclusively {
+                try checkRecipients(of: name)
+                return try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential))
             }
-            let result = try whileWriting { try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential)) }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
                                   fix: "check the keys in \(Self.recipientsFile(for: name, in: directory) ?? "the store's .gpg-id") (gpg --list-keys), then try again")
             }
             progress?.advance()
         }
+    }
+
+    /// The directories from the store down to where the entry goes: real directories of
+    /// the user's that no one else can write. Not a link (to /tmp, say, pushed through
+    /// sync), nor one others can add a file to, even when sticky: a .gpg-id of theirs
+    /// would decide whom the entry is encrypted to.
+    func checkOwnDirectories(to name: String) throws {
+        var path = directory
+        for part in PrivateFiles.directory(of: name).split(separator: "/") {
+            path += "/" + part
+            guard try PrivateFiles.checkOwned(path, as: .directory) else { return }
+        }
+    }
+
+    /// The keys pass will encrypt the entry to must have been approved (ApprovedKeys), and
+    /// the .gpg-id that names them must be the user's own file (not a link to one another
+    /// user can change after the check). pass takes PASSWORD_STORE_KEY, the user's own
+    /// choice, over any .gpg-id.
+    func checkRecipients(of name: String) throws {
+        guard let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
+              let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) else { return }
+        try PrivateFiles.checkOwned(recipients, as: .file)
+        try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
     }
 
     @discardableResult
@@ -144,31 +164,10 @@ public final class PassCredentialStore: CredentialStore {
     }
 
     func removeEntry(_ name: String) throws {
-        let result = try whileWriting { try pass.run(["rm", "--force", name]) }
+        let result = try pass.exclusively { try pass.run(["rm", "--force", name]) }
         guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
             throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run pass rm \(name)")
         }
-    }
-
-    /// Runs a pass command that changes the store while no other git-credential-pass does:
-    /// pass commits each change, and two commits at once in one repository fail on git's
-    /// index lock, leaving an entry stored but never committed (8 stores at once left 3).
-    /// The lock is a file in the repository's .git, which nothing tracks or syncs.
-    func whileWriting<T>(_ body: () throws -> T) throws -> T {
-        let gitDirectory = directory + "/.git"
-        guard PrivateFiles.exists(gitDirectory) else { return try body() }
-        let fd = open(gitDirectory + "/git-credential-pass.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return try body() }
-        defer { close(fd) }
-        let deadline = time(nil) + time_t(PassProgram.timeoutSeconds)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard time(nil) < deadline else {
-                throw HelperError(.unavailable, "another git-credential-pass has been changing the password store for \(Int(PassProgram.timeoutSeconds)) seconds",
-                                  fix: "wait for it, or look for a stuck git-credential-pass process")
-            }
-            usleep(20_000)
-        }
-        return try body()
     }
 
     // MARK: Entries

@@ -25,7 +25,7 @@ public enum PassDiagnosis {
             return checks + [HealthCheck(.fail, "password store", "\(directory) has no .gpg-id for \(PassEntry.root)/",
                                          fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
         }
-        let keys = ApprovedKeys.keys(in: String(decoding: SystemIO.readFile(recipients, limit: 1 << 16) ?? [], as: UTF8.self))
+        let keys = ApprovedKeys.keys(in: SystemIO.readFile(recipients, limit: 1 << 16) ?? [])
         checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
         checks.append(approval(directory))
         checks.append(secretKey(among: keys))

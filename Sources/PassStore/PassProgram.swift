@@ -54,6 +54,29 @@ public struct PassProgram: Sendable {
         return variables
     }
 
+    /// Runs `body` (a pass command that changes the store, or sync's merge) while no other
+    /// git-credential-pass does: pass commits each change, and two commits at once in one
+    /// repository fail on git's index lock, leaving an entry stored but never committed
+    /// (8 stores at once left 3); and a store's check of the keys it encrypts to must still
+    /// hold when pass reads them. The lock is a file in the repository's .git, which
+    /// nothing tracks or syncs.
+    public func exclusively<T>(_ body: () throws -> T) throws -> T {
+        let gitDirectory = directory + "/.git"
+        guard PrivateFiles.exists(gitDirectory) else { return try body() }
+        let fd = open(gitDirectory + "/git-credential-pass.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        let deadline = time(nil) + time_t(PassProgram.timeoutSeconds)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard time(nil) < deadline else {
+                throw HelperError(.unavailable, "another git-credential-pass has been changing the password store for \(Int(PassProgram.timeoutSeconds)) seconds",
+                                  fix: "wait for it, or look for a stuck git-credential-pass process")
+            }
+            usleep(20_000)
+        }
+        return try body()
+    }
+
     /// Runs `pass ARGUMENTS`; nil when pass cannot be started.
     public func run(_ arguments: [String], input: [UInt8]? = nil, timeout: Double = PassProgram.timeoutSeconds,
                     environment extra: [String: String] = [:]) throws -> Subprocess.Result {

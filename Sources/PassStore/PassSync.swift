@@ -82,16 +82,18 @@ public struct PassSync {
         }
         if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }
 
-        // What is here now is the user's; what comes in may be anyone's who can push.
-        try ApprovedKeys(store: directory).approveIfNoneYet(PassCredentialStore.gpgIDs(in: directory))
-        let behind = try count("HEAD.." + upstream)
-        // A .gpg-id that comes in decides to whom every later store there is encrypted: a
-        // teammate's (or an intruder's) key added there must not pass unnoticed.
-        let recipients = behind == 0 ? [] : try must(["diff", "--name-only", "HEAD..." + upstream, "--", ":(glob)**/.gpg-id", ".gpg-id"],
-                                                     doing: "cannot list the changes of \(upstream)", fix: "run pass git log")
-            .split(separator: "\n").map(String.init)
-        var kept: [String] = []
-        if behind > 0 { kept = try merge(upstream) }
+        // Merged while no store runs (a store checks the keys it encrypts to, then pass reads them).
+        let (behind, recipients, kept) = try pass.exclusively {
+            // What is here now is the user's; what comes in may be anyone's who can push.
+            try ApprovedKeys(store: directory).approveIfNoneYet(PassCredentialStore.gpgIDs(in: directory))
+            let behind = try count("HEAD.." + upstream)
+            // A .gpg-id that comes in decides to whom every later store there is encrypted: a
+            // teammate's (or an intruder's) key added there must not pass unnoticed.
+            let recipients = behind == 0 ? [] : try must(["diff", "--name-only", "HEAD..." + upstream, "--", ":(glob)**/.gpg-id", ".gpg-id"],
+                                                         doing: "cannot list the changes of \(upstream)", fix: "run pass git log")
+                .split(separator: "\n").map(String.init)
+            return (behind, recipients, behind > 0 ? try merge(upstream) : [])
+        }
         let ahead = try count(upstream + "..HEAD")
         if ahead > 0 {
             let pushed = try git(["push", "--quiet", remote, "HEAD:" + remoteBranch], network: true)
@@ -104,7 +106,7 @@ public struct PassSync {
         var line = "pulled \(Self.changes(behind)) from \(upstream), pushed \(Self.changes(ahead))"
         if !recipients.isEmpty {
             line += "; the keys entries are encrypted to changed in " + recipients.joined(separator: ", ")
-                + " (store refuses to encrypt to them until you check them with cat and run git-credential-pass approve-keys)"
+                + " (a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys)"
         }
         if !kept.isEmpty {
             line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")

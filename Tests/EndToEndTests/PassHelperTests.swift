@@ -141,7 +141,7 @@ import Testing
         try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], intruder]))
         #expect(try laptop.helper("sync").exitCode == 0)
         let pulled = try desktop.helper("sync")
-        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("until you check them with cat and run git-credential-pass approve-keys"), "\(pulled)")
+        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys"), "\(pulled)")
 
         let refused = try desktop.helper.store(alice)
         #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")
@@ -213,9 +213,64 @@ import Testing
         #expect(!store.entryNames().contains("git/http/one.example/u"))
 
         // A record of approvals others could have changed is not trusted.
-        #expect(chmod(approvals, 0o644) == 0)
+        #expect(chmod(approvals, 0o666) == 0)
         let exposed = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=again"))
-        #expect(exposed.exitCode == 1 && exposed.stderrText.contains("\(approvals) is readable or writable by group or others"), "\(exposed)")
+        #expect(exposed.exitCode == 1 && exposed.stderrText.contains("\(approvals) is writable by group or others"), "\(exposed)")
+    }
+
+    /// Attack findings (stop 20): what the check read was not what pass reads. A .gpg-id
+    /// over 64 KiB read as naming no key; lines split at any Unicode line break and
+    /// trimmed of any Unicode space (pass: line feeds, spaces and tabs), so `\u{A0}KEY`
+    /// passed as KEY while gpg searched names for it; a directory of the store linked to
+    /// (or being) a sticky shared one let another user put a .gpg-id there after the
+    /// check; an approvals directory others could write let them delete the record, and
+    /// the next store approved anew; two stores whose names differ only in how an é is
+    /// written shared one record.
+    @Test func whatPassReadsIsWhatIsChecked() throws {
+        let store = try PasswordStore()
+        let other = try store.makeKey("Other <other@example.com>")
+        try store.helper.storeAll(alice)
+        let root = store.storeDirectory + "/.gpg-id", mine = store.keys[0]
+        func refused(_ gpgID: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try gpgID.write(toFile: root, atomically: true, encoding: .utf8)
+            let result = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=changed"))
+            #expect(result.exitCode == 1 && result.stderrLines.count == 1 && result.stderrText.contains(message), "\(result)", sourceLocation: sourceLocation)
+            #expect(try store.helper.password(for: request) == "alice-secret", sourceLocation: sourceLocation)
+        }
+        try refused("\(mine)\n" + String(repeating: "#", count: 70_000) + "\n\(other)\n", "cannot read \(root) (or it is over 64 KiB)")
+        try refused("\u{A0}\(mine)\n", "it now also names %C2%A0\(mine)")
+        try refused("\(mine)\u{0B}\(mine)\n", "it now also names \(mine)%0B\(mine)")
+        try "\(mine)\n".write(toFile: root, atomically: true, encoding: .utf8)
+
+        let shared = store.sandbox.root + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared, 0o1777) == 0)
+        try FileManager.default.createDirectory(atPath: store.storeDirectory + "/git/http", withIntermediateDirectories: true)
+        #expect(symlink(shared, store.storeDirectory + "/git/http/linked.example") == 0)
+        let linked = try store.helper.store(wire("protocol=http", "host=linked.example", "username=u", "password=p"))
+        #expect(linked.exitCode == 1 && linked.stderrText.contains("\(store.storeDirectory)/git/http/linked.example is a symbolic link"), "\(linked)")
+        #expect(chmod(store.storeDirectory + "/git/http", 0o1777) == 0)
+        let sticky = try store.helper.store(wire("protocol=http", "host=other.example", "username=u", "password=p"))
+        #expect(sticky.exitCode == 1 && sticky.stderrText.contains("\(store.storeDirectory)/git/http is writable by group or others"), "\(sticky)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared).isEmpty)
+
+        let approvals = store.sandbox.root + "/config/git-credential-pass"
+        #expect(chmod(approvals, 0o777) == 0)
+        let open = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=changed"))
+        #expect(open.exitCode == 1 && open.stderrText.contains("\(approvals) is writable by group or others"), "\(open)")
+        #expect(chmod(approvals, 0o700) == 0)
+
+        // The same store name written two ways: two stores, two records.
+        for (index, name) in ["caf\u{E9}", "cafe\u{301}"].enumerated() {
+            let directory = store.sandbox.root + "/" + name
+            let environment = store.environment.merging(["PASSWORD_STORE_DIR": directory]) { $1 }
+            try store.expectSuccess(store.sandbox.run("/usr/bin/pass", ["init", index == 0 ? mine : other], environment: environment))
+            var helper = store.helper
+            helper.environment["PASSWORD_STORE_DIR"] = directory
+            try helper.storeAll(alice)
+        }
+        let record = try String(contentsOfFile: approvals + "/approved-keys", encoding: .utf8)
+        #expect(record.contains("/caf%C3%A9\t.gpg-id\t\(mine)\n") && record.contains("/cafe%CC%81\t.gpg-id\t\(other)\n"), "\(record)")
     }
 
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is

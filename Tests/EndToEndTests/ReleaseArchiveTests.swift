@@ -254,6 +254,19 @@ import Testing
             let linked = try install(archive, ["--prefix", link + "/prefix"])
             #expect(linked.exitCode == 1 && linked.stderrText.hasPrefix("install.sh: \(link) is a symbolic link made by another user"), "\(linked)")
             #expect(!fileExists(sandbox.home + "/prefix"))
+            // Attack finding (stop 17): root installing from another user's extracted
+            // archive installed whatever that user put there meanwhile.
+            let download = sandbox.root + "/download"
+            #expect(try sandbox.run("/bin/cp", ["-a", archive.tree, download]).exitCode == 0)
+            let binary = download + "/bin/git-credential-sqlite"
+            chown(binary, Sandbox.anotherUser, Sandbox.anotherUser)
+            let swapped = try sandbox.run("/bin/sh", [download + "/install.sh", "--prefix", prefix], environment: [:])
+            #expect(swapped.exitCode == 1 && swapped.stderrText.hasPrefix("install.sh: \(binary) belongs to another user or is writable by group or others"), "\(swapped)")
+            chown(binary, 0, 0)
+            chown(download, Sandbox.anotherUser, Sandbox.anotherUser)
+            let theirsTree = try sandbox.run("/bin/sh", [download + "/install.sh", "--prefix", prefix], environment: [:])
+            #expect(theirsTree.exitCode == 1 && theirsTree.stderrText.hasPrefix("install.sh: \(download) belongs to another user"), "\(theirsTree)")
+            #expect(!fileExists(prefix))
         }
 
         // A prefix with a space in it; installing twice (an upgrade) replaces our own files quietly.
