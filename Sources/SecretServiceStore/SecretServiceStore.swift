@@ -28,7 +28,9 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// Connects to the Secret Service on the session bus. Each call, this one included,
-    /// gives up after `timeoutSeconds`, so a wedged service cannot block git.
+    /// gives up when the service has not answered for `timeoutSeconds`, so a wedged
+    /// service cannot block git (and a search of thousands of items, which is thousands
+    /// of answers, can take longer).
     public static func connect(timeoutSeconds: UInt32 = defaultTimeoutSeconds) throws -> SecretServiceStore {
         csecretservice_silence_glib()
         let cancellable = g_cancellable_new()!
@@ -41,6 +43,7 @@ public final class SecretServiceStore: CredentialStore {
             throw HelperError(.unavailable, "cannot reach the Secret Service on the session bus: \(reason)",
                               fix: "log in to a desktop session or start gnome-keyring-daemon, or use git-credential-sqlite")
         }
+        csecretservice_count_answers(service)
         Trace.note("connected to the Secret Service on the session bus")
         return SecretServiceStore(service: service, cancellable: cancellable, timeoutSeconds: timeoutSeconds)
     }
@@ -182,7 +185,7 @@ public final class SecretServiceStore: CredentialStore {
     /// Newest first across them too: export writes the items in the order `get` answers them.
     func everything(secrets: Bool) throws -> [Item] {
         Self.newestFirst(try ItemLayout.schemas.sorted().flatMap { schema in
-            try search(attributes: ["xdg:schema": schema], schema: nil, secrets: secrets)
+            try search(attributes: ["xdg:schema": schema], secrets: secrets)
         })
     }
 
@@ -194,10 +197,18 @@ public final class SecretServiceStore: CredentialStore {
 
     // MARK: libsecret
 
+    /// An item as the service describes it, in one call (Properties.GetAll).
+    struct ItemProperties {
+        let path: String
+        let attributes: [String: String]
+        let label: String?
+        let created: UInt64
+        var locked: Bool
+    }
+
     /// One of git's items found: its key fields, and (when its secrets were loaded and it
     /// is not locked) the whole credential.
     final class Item {
-        let object: UnsafeMutablePointer<SecretItem>
         let keyFields: Credential
         let created: UInt64
         let path: String
@@ -206,23 +217,15 @@ public final class SecretServiceStore: CredentialStore {
 
         /// `nil` for an item that is not git's (`ItemLayout.isGits`): it is dropped before
         /// anything else happens to it, so no path can unlock, read, list or delete it.
-        init?(_ object: UnsafeMutablePointer<SecretItem>) {
-            var attributes = SecretServiceStore.dictionary(secret_item_get_attributes(object))
+        init?(_ properties: ItemProperties) {
+            var attributes = properties.attributes
             let schema = attributes.removeValue(forKey: "xdg:schema")
-            let label = secret_item_get_label(object)
-            defer { g_free(label) }
-            guard ItemLayout.isGits(schema: schema, attributes: attributes, label: label.map { String(cString: $0) }) else {
-                return nil
-            }
-            self.object = object
-            g_object_ref(object)
+            guard ItemLayout.isGits(schema: schema, attributes: attributes, label: properties.label) else { return nil }
             keyFields = ItemLayout.keyFields(from: attributes)
-            created = UInt64(secret_item_get_created(object))
-            path = String(cString: csecretservice_item_path(object))
-            locked = secret_item_get_locked(object) != 0
+            created = properties.created
+            path = properties.path
+            locked = properties.locked
         }
-
-        deinit { g_object_unref(object) }
 
         /// Someone answered the prompt: the service unlocked it.
         func unlocked() { locked = false }
@@ -242,46 +245,64 @@ public final class SecretServiceStore: CredentialStore {
     /// items are unlocked when someone can answer the prompt; otherwise they stay locked.
     func search(_ request: Credential, secrets: Bool) throws -> [Item] {
         guard let attributes = ItemLayout.attributes(of: request) else { return [] }
-        return try search(attributes: attributes, schema: csecretservice_git_schema(), secrets: secrets)
+        return try search(attributes: attributes, secrets: secrets)
     }
 
     /// The service finds items by attributes alone, whoever wrote them; only git's are kept,
     /// and only theirs are unlocked and have their secrets loaded.
-    func search(attributes: [String: String], schema: UnsafePointer<SecretSchema>?, secrets: Bool) throws -> [Item] {
-        let table = Self.hashTable(attributes)
-        defer { g_hash_table_unref(table) }
-        // Neither SECRET_SEARCH_LOAD_SECRETS, which would fetch the secrets of every item
-        // found (other programs' too), nor SECRET_SEARCH_UNLOCK, which would ask to unlock
-        // them and costs a round trip even when nothing is locked.
-        let list = try searchItems(table, schema: schema)
-        defer { g_list_free_full(list, g_object_unref) }
-        var items = Self.elements(of: list, as: SecretItem.self).compactMap(Item.init)
-        unlock(items.filter(\.locked))
+    func search(attributes: [String: String], secrets: Bool) throws -> [Item] {
+        var items = try properties(ofItemsWith: attributes).compactMap(Item.init)
+        let unlocked = unlock(items.filter(\.locked).map(\.path))
+        for item in items where unlocked.contains(item.path) { item.unlocked() }
         if secrets {
-            let unlocked = items.filter { !$0.locked }
-            let gone = Set(unlocked.map(\.path)).subtracting(try loadSecrets(of: unlocked).map(\.path))
+            let readable = items.filter { !$0.locked }
+            let gone = Set(readable.map(\.path)).subtracting(try loadSecrets(of: readable).map(\.path))
             items.removeAll { gone.contains($0.path) }
         }
         return Self.newestFirst(items)
     }
 
-    /// The items libsecret finds, as proxies. libsecret fails a whole search when one of
-    /// them is deleted (by another process: an erase, a store replacing it) between the
-    /// search and the loading of its properties: searched again then, a few times.
-    func searchItems(_ table: OpaquePointer, schema: UnsafePointer<SecretSchema>?) throws -> UnsafeMutablePointer<GList>? {
-        var attempt = 0
-        while true {
-            attempt += 1
-            var error: UnsafeMutablePointer<GError>?
-            arm()
-            let list = secret_service_search_sync(service, schema, table, SECRET_SEARCH_ALL, cancellable, &error)
-            guard let error else { return list }
-            if attempt < 5 && csecretservice_is_gone(error) != 0 && g_cancellable_is_cancelled(cancellable) == 0 {
-                g_error_free(error)
-                continue
-            }
+    /// What the service says of each item whose attributes include `attributes`: one search
+    /// (the paths), then one call per item. An item deleted in between (by another process:
+    /// an erase, a store replacing it) is left out.
+    func properties(ofItemsWith attributes: [String: String]) throws -> [ItemProperties] {
+        let table = Self.hashTable(attributes)
+        defer { g_hash_table_unref(table) }
+        var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?, locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        guard csecretservice_search_paths(service, table, &unlocked, &locked, cancellable, &error) != 0 else {
             throw Self.failure("search the Secret Service", take(error) ?? "unknown error")
         }
+        let paths = Self.strings(unlocked) + Self.strings(locked)
+        return try paths.compactMap { path in
+            var attributes: OpaquePointer?, label: UnsafeMutablePointer<gchar>?, created: guint64 = 0, locked: gboolean = 1
+            var error: UnsafeMutablePointer<GError>?
+            arm()
+            guard csecretservice_item_properties(service, path, &attributes, &label, &created, &locked, cancellable, &error) != 0 else {
+                if let error, csecretservice_is_gone(error) != 0 {
+                    g_error_free(error)
+                    return nil
+                }
+                throw Self.failure("read from the Secret Service", take(error) ?? "unknown error")
+            }
+            defer { g_free(label) }
+            return ItemProperties(path: path, attributes: Self.dictionary(attributes), label: label.map { String(cString: $0) },
+                                  created: UInt64(created), locked: locked != 0)
+        }
+    }
+
+    /// The strings of a NULL-terminated array, which it frees.
+    static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+        guard let array else { return [] }
+        defer { g_strfreev(array) }
+        var result: [String] = []
+        var index = 0
+        while let string = array[index] {
+            result.append(String(cString: string))
+            index += 1
+        }
+        return result
     }
 
     /// Newest first; items stored within one second by their (increasing) object path.
@@ -289,18 +310,18 @@ public final class SecretServiceStore: CredentialStore {
         items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
     }
 
-    /// Asks the service to unlock the items (it prompts, if anyone can see a prompt) and
-    /// marks those it unlocked. The others stay locked: never guessed at.
-    func unlock(_ locked: [Item]) {
-        guard !locked.isEmpty, SecretPrompt.allowed else { return }
-        let list = locked.reduce(UnsafeMutablePointer<GList>?.none) { g_list_append($0, $1.object) }
-        defer { g_list_free(list) }
+    /// Asks the service to unlock the items at these paths (it prompts, if anyone can see a
+    /// prompt); returns those it unlocked. The others stay locked: never guessed at.
+    func unlock(_ paths: [String]) -> Set<String> {
+        guard !paths.isEmpty, SecretPrompt.allowed else { return [] }
+        let copies = paths.map { strdup($0) } + [nil]
+        defer { copies.forEach { free($0) } }
         // Its own time limit: the watchdog's cancellation would dismiss the prompt.
         csecretservice_arm(UInt32.max / 2)
-        guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else { return }
-        defer { g_list_free_full(unlocked, g_object_unref) }
-        let paths = Set(Self.elements(of: unlocked, as: SecretItem.self).map { String(cString: csecretservice_item_path($0)) })
-        for item in locked where paths.contains(item.path) { item.unlocked() }
+        let unlocked = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+            csecretservice_unlock_paths_within(service, $0.baseAddress, timeoutSeconds)
+        }
+        return Set(Self.strings(unlocked))
     }
 
     /// Loads the secrets of these items, in one call; returns those still there. The service
@@ -329,16 +350,6 @@ public final class SecretServiceStore: CredentialStore {
         }
     }
 
-    static func elements<T>(of list: UnsafeMutablePointer<GList>?, as type: T.Type) -> [UnsafeMutablePointer<T>] {
-        var result: [UnsafeMutablePointer<T>] = []
-        var node = list
-        while let current = node {
-            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: T.self)) }
-            node = current.pointee.next
-        }
-        return result
-    }
-
     /// A new item in the default collection. Never libsecret's "replace": the service
     /// replaces any item whose attributes include the new ones, so storing for
     /// `example.com` would overwrite the item of `example.com:8443` or of a path.
@@ -357,14 +368,13 @@ public final class SecretServiceStore: CredentialStore {
 
     /// Deletes the item; one that another process deleted first is as good as deleted.
     func delete(_ item: Item) throws {
-        try delete(item.object, path: item.path)
+        try delete(path: item.path)
     }
 
-    func delete(_ object: UnsafeMutablePointer<SecretItem>, path: String) throws {
+    func delete(path: String) throws {
         var error: UnsafeMutablePointer<GError>?
         arm()
-        secret_item_delete_sync(object, cancellable, &error)
-        guard let error else { return }
+        guard csecretservice_delete_path(service, path, cancellable, &error) == 0, let error else { return }
         // "No such object" and "unknown method" are also what a service that cannot delete
         // would answer: the item counts as deleted only if it is really gone.
         if csecretservice_is_gone(error) != 0 {

@@ -19,6 +19,8 @@ void csecretservice_silence_glib(void);
 void csecretservice_watch(GCancellable *cancellable);
 /* Sets the deadline `seconds` from now: called before each synchronous call. */
 void csecretservice_arm(unsigned int seconds);
+/* Restarts the clock armed last whenever the service (or the bus) answers a call. */
+void csecretservice_count_answers(SecretService *service);
 
 /* Asks the service to unlock `items` (it prompts, if it can) and waits at most `seconds`.
    Returns the items it unlocked (free with g_list_free_full(.., g_object_unref)), or NULL.
@@ -27,8 +29,20 @@ void csecretservice_arm(unsigned int seconds);
    the helper exits instead, which the daemon handles. */
 GList *csecretservice_unlock_within(SecretService *service, GList *items, unsigned int seconds);
 
-/* The D-Bus object path of an item (SecretItem is a GDBusProxy: a cast Swift cannot make). */
-const char *csecretservice_item_path(SecretItem *item);
+/* The same for items by object path; returns the paths it unlocked (g_strfreev), or NULL. */
+gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds);
+
+/* The object paths of the items, in any collection, whose attributes include `attributes`,
+   unlocked and locked (g_strfreev each), or FALSE with *error set. */
+gboolean csecretservice_search_paths(SecretService *service, GHashTable *attributes, gchar ***unlocked, gchar ***locked,
+                                     GCancellable *cancellable, GError **error);
+/* An item's attributes (to g_hash_table_unref), label (to g_free, NULL if none), creation
+   time and whether it is locked (TRUE unless the service says it is not), in one call; FALSE
+   with *error set (csecretservice_is_gone: it was deleted). */
+gboolean csecretservice_item_properties(SecretService *service, const char *item, GHashTable **attributes, char **label,
+                                        guint64 *created, gboolean *locked, GCancellable *cancellable, GError **error);
+/* Deletes the item at `item` (showing the service's prompt if it asks for one). */
+gboolean csecretservice_delete_path(SecretService *service, const char *item, GCancellable *cancellable, GError **error);
 /* Who owns the bus name `name` (its unique name in *owner, to g_free, and its process id
    in *pid, 0 if unknown): returns 1. Returns 2 when no one owns it, 0 when there is no
    session bus (the reason in *error_text, to g_free). For `doctor`. */
