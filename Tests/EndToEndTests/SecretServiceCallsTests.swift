@@ -41,6 +41,27 @@ import Testing
         #expect(try tool.itemNumbers(["xdg:schema": "org.git.Password", "server": host]).count == 2)
         #expect(try tool.itemNumbers(["server": host]).count == 2)
     }
+
+    /// New-user finding (stop 20): with 5,000 items, list, export and erase-all failed
+    /// after 5 s ("no answer"), though the keyring answered all along. libsecret's search
+    /// made an item proxy for each item found, six bus calls each, two of them AddMatch,
+    /// whose rules the bus daemon then checks every message against: a search grew with
+    /// the square of the items. Now a search reads the paths, then one GetAll per item.
+    @Test func aListAsksOneCallPerItem() throws {
+        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
+        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
+        let lines = (0..<40).map { "https://user\($0):pw\($0)@host\($0).example.com\n" }.joined()
+        let file = try sandbox.file("many.gitcred", lines, mode: 0o600)
+        let imported = try helper("import", file)
+        #expect(imported.exitCode == 0, "\(imported)")
+        let monitor = try SecretRequests(sandbox: sandbox, bus: session.bus, methods: nil)
+        let list = try helper("list")
+        let counts = try monitor.stopCountingCalls()
+        #expect(list.exitCode == 0 && list.stdoutLines.count == 41, "\(list)")
+        // One GetAll per item, and libsecret's of the service itself at connection.
+        #expect(counts["GetAll"] == 41 && counts["SearchItems"] == 2 && counts["GetSecrets"] == 1, "\(counts)")
+        #expect((counts["AddMatch"] ?? 0) + (counts["RemoveMatch"] ?? 0) + (counts["GetNameOwner"] ?? 0) < 10, "\(counts)")
+    }
 }
 
 extension SecretRequests {
