@@ -15,6 +15,10 @@ public protocol CredentialStore {
     /// Every stored item without its secrets, and the backend that holds it. Works on
     /// items that are locked.
     func list() throws -> [StoredItem]
+    /// At least the listed items on `host` (any port, protocol, path or user), maybe more:
+    /// the caller picks. A store that can look a host up (the Secret Service, by attribute)
+    /// need not list everything; the others do.
+    func list(host: String) throws -> [StoredItem]
     /// Every stored item with its secrets (for export); fails rather than leave one out.
     func all() throws -> [Credential]
     /// Deletes every item; returns how many.
@@ -53,6 +57,8 @@ extension CredentialStore {
     public var lookupSources: [LookupSource] {
         [LookupSource(name: "the store") { try items(matching: $0, for: .lookup) }]
     }
+
+    public func list(host: String) throws -> [StoredItem] { try list() }
 
     public func newestItem(storedLike credential: Credential) throws -> Credential? {
         try items(matching: Credential(protocol: credential.protocol, host: credential.host, path: credential.path), for: .lookup).first

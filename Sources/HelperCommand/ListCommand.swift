@@ -45,7 +45,8 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
     public func run() throws {
         // Read before the store is opened: a mistyped host fails without a passphrase prompt.
         let target = try host.map { try HostOrURL.parse($0, everything: "leave it out to list everything") }
-        let items = try options.managedSettings().openExisting()?.list() ?? []
+        let store = try options.managedSettings().openExisting()
+        let items = try target.flatMap { $0.request.host }.map { try store?.list(host: $0.text) ?? [] } ?? store?.list() ?? []
         let shown = items.filter { target?.matches($0.credential) ?? true }
         switch format {
         case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
@@ -91,8 +92,14 @@ enum StoredHosts<Options: StoreOptions> {
         String(host.flatMap { $0 == ":" || $0 == "\\" ? ["\\", $0] : [$0] })
     }
 
+    /// A completion is typed at a prompt: one that cannot answer within 2 seconds (a
+    /// keyring of thousands of items, a wedged one) ends, offering nothing, rather than
+    /// freeze the shell (SIGALRM's default action ends the process).
+    static var completionSeconds: UInt32 { 2 }
+
     static func hosts(words: [String]) -> [String] {
         SecretPrompt.allowed = false
+        alarm(completionSeconds)
         var settings = Options.Settings()
         var remaining = words.dropFirst()[...]
         while let word = remaining.popFirst() {

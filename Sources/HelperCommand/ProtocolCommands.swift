@@ -226,7 +226,7 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         var erased = 0
         if let store = try options.managedSettings().openExisting() {
             // A host alone covers its ports: the store's own list says which there are.
-            let items = selected.anyPort ? try store.list().map(\.credential) : []
+            let items = try selected.anyPort ? selected.request.host.map { try store.list(host: $0.text).map(\.credential) } ?? [] : []
             for request in selected.requests(covering: items) { erased += try HelperActions.erase(request) { store } }
         }
         SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")

@@ -107,6 +107,10 @@ public final class KeyringStore: CredentialStore {
         try (secretService?.list() ?? []) + (sqlite?.list() ?? [])
     }
 
+    public func list(host: String) throws -> [StoredItem] {
+        try (secretService?.list(host: host) ?? []) + (sqlite?.list(host: host) ?? [])
+    }
+
     public func all() throws -> [Credential] {
         try (secretService?.all() ?? []) + (sqlite?.all() ?? [])
     }

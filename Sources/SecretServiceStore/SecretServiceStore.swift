@@ -160,10 +160,17 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     public func list() throws -> [StoredItem] {
-        // The secret text holds the expiry; a locked item is listed by its attributes.
-        try everything(secrets: true).map {
-            StoredItem(backend: "secretservice", credential: $0.credential?.withoutSecrets ?? $0.keyFields)
-        }
+        try everything(secrets: true).map(Self.listed)
+    }
+
+    public func list(host: String) throws -> [StoredItem] {
+        // Every port: an item's `server` is its host without the port (ItemLayout).
+        try search(attributes: ["server": ItemLayout.split(host: host).server], secrets: true).map(Self.listed)
+    }
+
+    /// The secret text holds the expiry; a locked item is listed by its attributes.
+    static func listed(_ item: Item) -> StoredItem {
+        StoredItem(backend: "secretservice", credential: item.credential?.withoutSecrets ?? item.keyFields)
     }
 
     public func all() throws -> [Credential] {

@@ -226,6 +226,19 @@ import Testing
         #expect(offered.allSatisfy { $0 == dollar }, "\(shell) offers a piece of a name: \(offered)")
     }
 
+    /// New-user finding (stop 20): `erase <Tab>` froze the shell for 5 s on a keyring of
+    /// thousands of items (now: as long as gnome-keyring takes to describe them all). A
+    /// completion that cannot answer within 2 s offers nothing; here, a keyring that never answers.
+    @Test func aCompletionThatCannotAnswerSoonOffersNothing() throws {
+        let bus = try PrivateSessionBus(sandbox: sandbox, services: .none)
+        try bus.startKeyring()
+        bus.freezeKeyring()
+        let start = Date()
+        let (candidates, run) = try completion.candidates(.bash, ["git-credential-secretservice", "erase", ""], environment: bus.bus.environment)
+        let took = Date().timeIntervalSince(start)
+        #expect(candidates.isEmpty && took < 4.5, "took \(took) s: \(candidates) \(run)")
+    }
+
     /// The stored names' commands that ran.
     var pwned: [String] { ["dollar", "backquote", "semicolon"].filter { fileExists(sandbox.home + "/pwned-" + $0) } }
 

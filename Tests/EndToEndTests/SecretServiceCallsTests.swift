@@ -61,6 +61,16 @@ import Testing
         // One GetAll per item, and libsecret's of the service itself at connection.
         #expect(counts["GetAll"] == 41 && counts["SearchItems"] == 2 && counts["GetSecrets"] == 1, "\(counts)")
         #expect((counts["AddMatch"] ?? 0) + (counts["RemoveMatch"] ?? 0) + (counts["GetNameOwner"] ?? 0) < 10, "\(counts)")
+
+        // A host is looked up by attribute: its items only, as erase HOST does.
+        for arguments in [["list", "host7.example.com"], ["erase", "host8.example.com"]] {
+            let monitor = try SecretRequests(sandbox: sandbox, bus: session.bus, methods: ["GetAll"])
+            let result = try helper.invoke(arguments, input: [])
+            let counts = try monitor.stopCountingCalls()
+            #expect(result.exitCode == 0 && (counts["GetAll"] ?? 0) <= 3, "\(arguments): \(counts) \(result)")
+        }
+        #expect(try helper("list", "host7.example.com").stdoutLines.count == 2)
+        #expect(try helper("list", "host8.example.com").stdoutLines.isEmpty)
     }
 }
 
