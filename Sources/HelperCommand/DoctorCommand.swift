@@ -37,7 +37,7 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
         // The options given, for the fixes to repeat: doctor --db X suggests configure --db X.
         let arguments = (try? settings.helperArguments()) ?? []
         let checks = [Doctor.path(name)] + Doctor.git(name, arguments: arguments) + settings.diagnose()
-            + [Doctor.roundTrip(settings), Doctor.plaintext(name, arguments: arguments)]
+            + [Doctor.roundTrip(settings), Doctor.plaintext(name, arguments: arguments)] + Doctor.netrc(name, arguments: arguments)
         SystemIO.writeAll(1, checks.map { $0.line + "\n" }.joined())
         if checks.contains(where: { $0.verdict == .fail }) { throw ExitCode.failure }
     }
@@ -181,6 +181,15 @@ enum Doctor {
         }
         return HealthCheck(.warn, "plaintext", "\(move.files) \(move.count == 1 ? "holds" : "hold") credentials in clear, readable by any program you run",
                            fix: move.command)
+    }
+
+    /// ~/.netrc, which git's HTTP transport (curl) reads before it asks any helper: for
+    /// the hosts it names, the helper is never asked (a new user imported it, and git then
+    /// went on using the file, silently). Nothing when there is none.
+    static func netrc(_ name: String, arguments: [String]) -> [HealthCheck] {
+        guard let home = SystemIO.environment("HOME"), let move = PlaintextFiles.importLine(name, arguments: arguments, files: [home + "/.netrc"].filter { access($0, F_OK) == 0 }) else { return [] }
+        return [HealthCheck(.warn, "netrc", "\(move.files) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names",
+                            fix: move.command)]
     }
 
     /// Store, read back and erase a throwaway credential, as git would, in a throwaway

@@ -30,6 +30,8 @@ struct ImportSource {
     /// --remove-source to remove exactly what was imported (see `GCMImport`).
     var gcmEntries: [Int: GCMEntry] = [:]
     var fromGCM = false
+    /// A netrc file, which git's HTTP transport keeps reading before it asks a helper.
+    var isNetrc = false
     /// What the summary calls the entries in `skippedLines`.
     var skippedKind = "incomplete"
 

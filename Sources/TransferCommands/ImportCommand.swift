@@ -96,6 +96,10 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             }
             SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
             for note in source.orderedNotes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
+            if source.isNetrc && !removeSource, let home = SystemIO.environment("HOME"),
+               Subprocess.realPath(home + "/.netrc").map({ $0 == Subprocess.realPath(source.name) }) == true {
+                SystemIO.writeAll(2, "note: git's HTTP transport reads \(source.name) before it asks any helper; once you no longer need it, import with --remove-source, or remove it\n")
+            }
         }
         if removeSource { try removePlaintext(sources, store: store) }
     }

@@ -28,6 +28,7 @@ enum NetrcFile {
         var (entries, notes) = Entry.all(in: lines)
         notes += lines.unreadable.map { ($0.number, $0.reason) }
         var source = ImportSource(name: name, credentials: [])
+        source.isNetrc = true
         var curl = CurlReading(lines)
         for entry in entries {
             if let problem = entry.problem(curl: &curl) {

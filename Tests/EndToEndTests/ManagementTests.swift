@@ -107,6 +107,15 @@ import Testing
                                        "not imported from \(netrc): line 10: a default entry: git credentials need a host"], "\(result)")
         #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
         #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
+
+        // New-user finding (stop 20): after importing ~/.netrc, git went on answering from
+        // it (curl reads it before git asks a helper), silently. import and doctor say so.
+        let home = sandbox.home + "/.netrc"
+        try FileManager.default.copyItem(atPath: netrc, toPath: home)
+        let again = try helper.run(["import", home])
+        #expect(again.stderrLines.last == "note: git's HTTP transport reads \(home) before it asks any helper; once you no longer need it, import with --remove-source, or remove it", "\(again)")
+        let doctor = try helper.run(["doctor"])
+        #expect(doctor.stdoutText.contains("warn  netrc: \(home) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names. Fix: ") && doctor.stdoutText.contains(" import --db ") && doctor.stdoutText.contains(" --remove-source \(home)\n"), "\(doctor)")
     }
 
     @Test func importRemoveSourceWipesOnlyWhatReadsBack() throws {
