@@ -300,7 +300,7 @@ struct UnlockCommand: ParsableCommand {
         abstract: "Keep the unlocked key in the kernel keyring for a while, so git is not asked for the passphrase.",
         discussion: """
             Examples:
-              git-credential-sqlite unlock               # for 15 minutes
+              git-credential-sqlite unlock               # for 15 minutes (unless unlocked already)
               git-credential-sqlite unlock --timeout 8h
             """)
 
@@ -309,7 +309,7 @@ struct UnlockCommand: ParsableCommand {
             help: ArgumentHelp("How long: seconds, or a number with s, m, h or d (at most \(TimeSpan.maximum.seconds / 86400)d).",
                                valueName: "duration"),
             transform: TimeSpan.option())
-    var timeout = TimeSpan(seconds: 900)
+    var timeout: TimeSpan?
 
     func run() throws {
         let settings = try options.managedSettings()

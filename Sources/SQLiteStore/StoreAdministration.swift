@@ -135,19 +135,30 @@ public enum StoreAdministration {
     }
 
     /// Caches the unwrapped key in the kernel keyring for `timeout`.
-    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: TimeSpan) throws -> String {
+    /// A store unlocked already needs no passphrase: without a `timeout` it stays as it
+    /// is (an `unlock` after `unlock --timeout 8h` shortened it to 15 minutes), with one
+    /// it stays unlocked that long from now.
+    public static func unlock(_ location: StoreLocation, passphrase: PassphraseSource, timeout: TimeSpan?) throws -> String {
         let database = try existingStore(location)
         guard database.meta[Meta.keyMode] == Meta.passphraseMode else {
             return "nothing to unlock: \(location.database) uses a key file"
         }
-        let key = try KeyAccess.unwrap(database, location: location, asking: passphrase,
-                                       prompt: "Passphrase for \(location.database): ", noOne: passphrase.noOneToAsk)
+        let cached = try KeyAccess.keyWithoutAsking(of: database, location: location)
+        if cached != nil && timeout == nil {
+            return "\(location.database) is unlocked already (unlock --timeout DURATION sets how long from now; lock locks it)"
+        }
+        let timeout = timeout ?? defaultUnlockTime
+        let key = try cached ?? KeyAccess.unwrap(database, location: location, asking: passphrase,
+                                                 prompt: "Passphrase for \(location.database): ", noOne: passphrase.noOneToAsk)
         guard try KeyAccess.keep(key, of: database, location: location, for: timeout) else {
             throw HelperError(.failure, "\(location.database) was re-keyed by another process while its passphrase was asked (init --passphrase or passwd), so it was not unlocked",
                               fix: "run unlock again")
         }
-        return "unlocked \(location.database) \(timeout.phrase)"
+        return "unlocked \(location.database) \(timeout.phrase)" + (cached != nil ? " (it was unlocked already: no passphrase needed)" : "")
     }
+
+    /// How long `unlock` keeps the key when not told.
+    public static let defaultUnlockTime = TimeSpan(seconds: 900)
 
     /// Drops the cached key. A key-file store has none, which is no error (as for unlock).
     public static func lock(_ location: StoreLocation) throws -> String {

@@ -78,6 +78,13 @@ import Testing
         let get = try helper.get(Self.lookup)
         expectSuccess(get)
         #expect(get.attributes["password"] == "alice-secret")
+        // New-user finding (stop 20): a later unlock asked the passphrase again and
+        // shortened the time. Unlocked already, it asks nothing (no descriptor 3 here),
+        // keeps the time without --timeout, and sets it with one.
+        let again = try helper.run(["unlock"])
+        #expect(again.exitCode == 0 && again.stderrText.hasSuffix("is unlocked already (unlock --timeout DURATION sets how long from now; lock locks it)\n"), "\(again)")
+        let longer = try helper.run(["unlock", "--timeout", "2h"])
+        #expect(longer.exitCode == 0 && longer.stderrText.hasSuffix(" for 2 hours (it was unlocked already: no passphrase needed)\n"), "\(longer)")
 
         let lock = try helper("lock")
         #expect(lock.exitCode == 0 && lock.stderrLines.count == 1, "\(lock)")
