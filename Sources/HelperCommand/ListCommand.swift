@@ -22,7 +22,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
                 --format json prints an array of objects with protocol, host, port, path, \
                 username, password_expiry_utc (seconds since 1970, or null), expires (ISO \
                 8601) and backend; [] when nothing is stored. The table prints nothing then, \
-                not even its header.
+                not even its header (at a terminal, a line on stderr says so).
 
                 Examples:
                   git-credential-\(name) list
@@ -49,7 +49,10 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
         let items = try target.flatMap { $0.request.host }.map { try store?.list(host: $0.text) ?? [] } ?? store?.list() ?? []
         let shown = items.filter { target?.matches($0.credential) ?? true }
         switch format {
-        case .table: SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
+        case .table:
+            SystemIO.writeAll(1, CredentialTable.render(shown, now: now()))
+            // Nothing on stdout for a script; a person at a terminal is told.
+            if shown.isEmpty && isatty(1) == 1 { SystemIO.writeAll(2, "no credentials stored" + (host.map { " for \($0)" } ?? "") + "\n") }
         case .json: SystemIO.writeAll(1, CredentialJSON.render(shown))
         }
         if let note = ConfiguredPass.note(for: Options.Settings.helperName) { SystemIO.writeAll(2, "note: \(note)\n") }

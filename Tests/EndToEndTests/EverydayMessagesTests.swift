@@ -17,6 +17,18 @@ import Testing
 
     // MARK: git's actions at a terminal
 
+    /// New-user finding (stop 20): an empty list printed nothing at a terminal, which
+    /// looked like a hang or a failure. A person is told on stderr; a script still gets
+    /// an empty stdout.
+    @Test func anEmptyListAtATerminalSaysSo() throws {
+        try helper.storeAll(Self.credential)
+        let command = ([BuiltProducts.sqliteHelper] + helper.options + ["list", "b.example"]).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let typed = try sandbox.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        #expect(typed.exitCode == 0 && typed.stdoutText.contains("no credentials stored for b.example"), "\(typed)")
+        let piped = try helper.run(["list", "b.example"])
+        #expect(piped.exitCode == 0 && piped.stdout.isEmpty && piped.stderr.isEmpty, "\(piped)")
+    }
+
     /// erase with nothing given would wait on a silent terminal: it says what it takes
     /// (exit 2), and erases nothing.
     @Test func eraseAtATerminalSaysWhatItTakes() throws {
