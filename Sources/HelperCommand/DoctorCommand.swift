@@ -195,6 +195,7 @@ enum Doctor {
     /// Store, read back and erase a throwaway credential, as git would, in a throwaway
     /// store: a store that does not exist yet must not be created by doctor.
     static func roundTrip(_ settings: some StoreSettings) -> HealthCheck {
+        if let blocker = settings.roundTripBlocker { return HealthCheck(.warn, "round trip", "not tried: \(blocker)") }
         do {
             return try TemporaryDirectory.with(prefix: "git-credential-doctor") { roundTrip(in: settings.throwaway(in: $0)) }
         } catch let error as HelperError {

@@ -25,6 +25,8 @@ public protocol StoreSettings {
     /// The same backend with its files in `directory`: doctor's round trip there creates
     /// and changes nothing of the user's (a backend without files is itself).
     func throwaway(in directory: String) -> Self
+    /// Why doctor's round trip cannot be tried (a check before it failed already), if so.
+    var roundTripBlocker: String? { get }
     /// Whether an option or the environment chose the store (always, for a backend with
     /// one store): management commands otherwise use the store git's configuration names.
     var storeIsNamed: Bool { get }
@@ -40,6 +42,7 @@ public protocol StoreSettings {
 }
 
 extension StoreSettings {
+    public var roundTripBlocker: String? { nil }
     public var storeIsNamed: Bool { true }
     public var storeArguments: [String] { [] }
     public static var storeOptionNames: [String] { [] }

@@ -84,6 +84,12 @@ public struct PassSettings: StoreSettings {
 
     public func helperArguments() throws -> [String] { [] }
 
+    /// The round trip's store is encrypted to the keys of git's entries: without them, nothing to try.
+    public var roundTripBlocker: String? {
+        guard let user = try? storeDirectory() else { return "there is no password store" }
+        return PassCredentialStore.recipientsFile(for: PassEntry.root, in: user) == nil ? "the password store has no keys for \(PassEntry.root)/ (see above)" : nil
+    }
+
     /// A store of its own in `directory`, encrypted to the same keys as git's entries in
     /// the user's store: doctor's round trip commits nothing there.
     public func throwaway(in directory: String) -> PassSettings {

@@ -483,6 +483,11 @@ import Testing
         let result = try store.helper.store(alice)
         #expect(result.exitCode == 1 && result.stderrLines.count == 1, "\(result)")
         #expect(result.stderrText.contains("pass was never initialised. Fix: pass init YOUR-GPG-KEY-ID"), "\(result)")
+        // New-user finding (stop 20): doctor failed twice, the second time naming a
+        // temporary store the user never made. The round trip is not tried.
+        let doctor = try store.helper("doctor")
+        #expect(doctor.stdoutText.contains("warn  round trip: not tried: the password store has no keys for git/ (see above)\n"), "\(doctor)")
+        #expect(!doctor.stdoutText.contains("git-credential-doctor"), "\(doctor)")
     }
 
     @Test func aStoreWithoutGpgIdForGitSaysWhichToAdd() throws {
