@@ -76,9 +76,9 @@ enum Doctor {
         let features = [((2, 41), "password_expiry_utc, oauth_refresh_token, wwwauth[]"),
                         ((2, 46), "authtype, credential, capabilities")]
         let has = features.filter { version >= $0.0 }.map(\.1)
-        let lacks = features.filter { version < $0.0 }.map { "\($0.1) (git \($0.0.0).\($0.0.1))" }
-        return (has.isEmpty ? "" : "sends " + has.joined(separator: ", ") + (lacks.isEmpty ? "" : "; "))
-            + (lacks.isEmpty ? "" : "lacks " + lacks.joined(separator: ", "))
+        let later = features.filter { version < $0.0 }.map { "\($0.1) (git \($0.0.0).\($0.0.1))" }
+        return (has.isEmpty ? "" : "sends " + has.joined(separator: ", ") + (later.isEmpty ? "" : "; "))
+            + (later.isEmpty ? "" : "enough for these helpers; a later git also sends " + later.joined(separator: ", ") + ", which they use then")
     }
 
     /// The helpers git will run, in order (those after the last empty reset line), and

@@ -38,7 +38,12 @@ public final class SecretServiceStore: CredentialStore {
         csecretservice_arm(timeoutSeconds)
         var error: UnsafeMutablePointer<GError>?
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
-            let reason = take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds) ?? "no answer"
+            var reason = take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds) ?? "no answer"
+            // GLib's words for it ("Cannot autolaunch D-Bus without X11 $DISPLAY") say what it tried last.
+            if SystemIO.environment("DBUS_SESSION_BUS_ADDRESS") == nil,
+               !PrivateFiles.exists((SystemIO.environment("XDG_RUNTIME_DIR") ?? "/nonexistent") + "/bus") {
+                reason = "there is none here (no DBUS_SESSION_BUS_ADDRESS, no $XDG_RUNTIME_DIR/bus: not a desktop session)"
+            }
             g_object_unref(cancellable)
             throw HelperError(.unavailable, "cannot reach the Secret Service on the session bus: \(reason)",
                               fix: "log in to a desktop session or start gnome-keyring-daemon, or use git-credential-sqlite")

@@ -64,7 +64,7 @@ import Testing
     @Test func whichWithoutASessionBusSaysSQLite() throws {
         try overSSH.storeAll(credential(password: "ssh-secret"))
         #expect(try overSSH.which(host) == ["get \(host): the SQLite store \(sandbox.database) answers, with https://alice@\(host)",
-                                            "store: sqlite: cannot reach the Secret Service on the session bus: Cannot autolaunch D-Bus without X11 $DISPLAY"])
+                                            "store: sqlite: cannot reach the Secret Service on the session bus: there is none here (no DBUS_SESSION_BUS_ADDRESS, no $XDG_RUNTIME_DIR/bus: not a desktop session)"])
     }
 
     /// A locked passphrase store: which says so and asks no one, with no terminal and at
