@@ -21,6 +21,9 @@ public protocol CredentialStore {
     func list(host: String) throws -> [StoredItem]
     /// Every stored item with its secrets (for export); fails rather than leave one out.
     func all() throws -> [Credential]
+    /// Every item, with its secrets, where `replace` writes: what an import compares with
+    /// to say what it changes (a store of several writes to one of them).
+    func allWhereReplaceWrites() throws -> [Credential]
     /// Deletes every item; returns how many.
     @discardableResult func removeAll() throws -> Int
     /// Where `get` looks, in order: it stops at the first that answers whole, so a later
@@ -59,6 +62,7 @@ extension CredentialStore {
     }
 
     public func list(host: String) throws -> [StoredItem] { try list() }
+    public func allWhereReplaceWrites() throws -> [Credential] { try all() }
 
     public func newestItem(storedLike credential: Credential) throws -> Credential? {
         try items(matching: Credential(protocol: credential.protocol, host: credential.host, path: credential.path), for: .lookup).first

@@ -111,6 +111,15 @@ public final class KeyringStore: CredentialStore {
         try (secretService?.list(host: host) ?? []) + (sqlite?.list(host: host) ?? [])
     }
 
+    /// The keyring's alone when new items go there: the SQLite store may hold the same
+    /// credential, and an import that writes it to the keyring changes the keyring.
+    public func allWhereReplaceWrites() throws -> [Credential] {
+        switch choice().backend {
+        case .secretservice: try secretService!.all()
+        case .sqlite: try sqlite?.all() ?? []
+        }
+    }
+
     public func all() throws -> [Credential] {
         try (secretService?.all() ?? []) + (sqlite?.all() ?? [])
     }

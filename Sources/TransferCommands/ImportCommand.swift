@@ -78,7 +78,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
         let store = try options.managedSettings().openOrCreate()
         // What is stored now, to say what the import changes; a store that cannot show
         // every item (one locked) is imported into all the same, without the breakdown.
-        var stored = (try? store.all()).map(StoredKeys.init)
+        var stored = (try? store.allWhereReplaceWrites()).map(StoredKeys.init)
         let progress = Progress(label: "importing", total: credentials.count)
         try store.replace(with: credentials, progress: progress)
         progress?.finish()

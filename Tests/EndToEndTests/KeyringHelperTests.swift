@@ -29,6 +29,19 @@ import Testing
     /// git-credential-sqlite on the same files: what the SQLite store holds.
     var sqliteStore: SQLiteHelper { sandbox.sqlite() }
 
+    /// New-user finding (stop 20): an import into the keyring of what the SQLite store
+    /// (its fallback) held already counted "unchanged", and wrote it into the keyring.
+    /// The counts are of the backend the import writes to.
+    @Test func anImportCountsWhatChangesWhereItWrites() throws {
+        try sqliteStore.storeAll(credential(password: "pw"))
+        let file = try sandbox.file("one.gitcred", "https://alice:pw@\(host)\n")
+        let imported = try atDesktop("import", file)
+        #expect(imported.exitCode == 0 && imported.stderrText == "read 1 credential from \(file): 1 new, 0 replaced, 0 unchanged\n", "\(imported)")
+        #expect(try itemsInKeyring == 1)
+        let again = try atDesktop("import", file)
+        #expect(again.stderrText == "read 1 credential from \(file): 0 new, 0 replaced, 1 unchanged\n", "\(again)")
+    }
+
     @Test func whichSaysSecretServiceWithAWorkingKeyring() throws {
         #expect(try atDesktop.which().contains("secretservice"))
     }
