@@ -86,45 +86,8 @@ void csecretservice_count_answers(SecretService *service) {
     g_dbus_connection_add_filter(g_dbus_proxy_get_connection(G_DBUS_PROXY(service)), restart_clock, NULL, NULL);
 }
 
-struct unlock_wait {
-    GMainLoop *loop;
-    GList *unlocked;
-    gboolean done;
-};
-
-static void unlock_done(GObject *source, GAsyncResult *result, gpointer data) {
-    struct unlock_wait *wait = data;
-    GError *error = NULL;
-    secret_service_unlock_finish(SECRET_SERVICE(source), result, &wait->unlocked, &error);
-    g_clear_error(&error);
-    wait->done = TRUE;
-    g_main_loop_quit(wait->loop);
-}
-
-static gboolean unlock_give_up(gpointer data) {
-    g_main_loop_quit(((struct unlock_wait *)data)->loop);
-    return G_SOURCE_REMOVE;
-}
-
-GList *csecretservice_unlock_within(SecretService *service, GList *items, unsigned int seconds) {
-    GMainContext *context = g_main_context_new();
-    g_main_context_push_thread_default(context);
-    /* Left allocated when we give up: the pending call still refers to it until exit. */
-    struct unlock_wait *wait = g_new0(struct unlock_wait, 1);
-    wait->loop = g_main_loop_new(context, FALSE);
-    secret_service_unlock(service, items, NULL, unlock_done, wait);
-    GSource *timeout = g_timeout_source_new_seconds(seconds);
-    g_source_set_callback(timeout, unlock_give_up, wait, NULL);
-    g_source_attach(timeout, context);
-    g_main_loop_run(wait->loop);
-    g_source_destroy(timeout);
-    g_source_unref(timeout);
-    g_main_context_pop_thread_default(context);
-    if (!wait->done) return NULL;
-    GList *unlocked = wait->unlocked;
-    g_main_loop_unref(wait->loop);
-    g_free(wait);
-    return unlocked;
+const char *csecretservice_object_path(gpointer proxy) {
+    return g_dbus_proxy_get_object_path(G_DBUS_PROXY(proxy));
 }
 
 struct unlock_paths_wait {
@@ -150,7 +113,7 @@ static gboolean unlock_paths_give_up(gpointer data) {
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds) {
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
-    /* Left allocated when we give up, as in csecretservice_unlock_within. */
+    /* Left allocated when we give up: the pending call still refers to it until exit. */
     struct unlock_paths_wait *wait = g_new0(struct unlock_paths_wait, 1);
     wait->loop = g_main_loop_new(context, FALSE);
     secret_service_unlock_dbus_paths(service, (const gchar **)paths, NULL, unlock_paths_done, wait);

@@ -80,14 +80,10 @@ public final class SecretServiceStore: CredentialStore {
         defer { g_object_unref(collection) }
         if secret_collection_get_locked(collection) == 0 { return (true, "the Secret Service answers and its default keyring is unlocked") }
         guard SecretPrompt.allowed else { return (false, "the default keyring is locked") }
-        let list = g_list_append(nil, collection)
-        defer { g_list_free(list) }
-        csecretservice_arm(UInt32.max / 2)
-        guard let unlocked = csecretservice_unlock_within(service, list, timeoutSeconds) else {
-            return (false, "the default keyring is locked and no one answered the prompt to unlock it")
+        guard unlock([String(cString: csecretservice_object_path(collection))]).isEmpty else {
+            return (true, "the Secret Service answers and its default keyring was unlocked")
         }
-        g_list_free_full(unlocked, g_object_unref)
-        return (true, "the Secret Service answers and its default keyring was unlocked")
+        return (false, "the default keyring is locked and no one answered the prompt to unlock it")
     }
 
     // MARK: CredentialStore
@@ -322,8 +318,8 @@ public final class SecretServiceStore: CredentialStore {
         items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
     }
 
-    /// Asks the service to unlock the items at these paths (it prompts, if anyone can see a
-    /// prompt); returns those it unlocked. The others stay locked: never guessed at.
+    /// Asks the service to unlock the items (or collection) at these paths (it prompts, if
+    /// anyone can see a prompt); returns those it unlocked. The others stay locked: never guessed at.
     func unlock(_ paths: [String]) -> Set<String> {
         guard !paths.isEmpty, SecretPrompt.allowed else { return [] }
         let copies = paths.map { strdup($0) } + [nil]

@@ -22,15 +22,14 @@ void csecretservice_arm(unsigned int seconds);
 /* Restarts the clock armed last whenever the service (or the bus) answers a call. */
 void csecretservice_count_answers(SecretService *service);
 
-/* Asks the service to unlock `items` (it prompts, if it can) and waits at most `seconds`.
-   Returns the items it unlocked (free with g_list_free_full(.., g_object_unref)), or NULL.
+/* Asks the service to unlock the objects (items, collections) at `paths` (it prompts, if it
+   can) and waits at most `seconds`. Returns the paths it unlocked (g_strfreev), or NULL.
    Giving up does not cancel: cancelling sends Prompt.Dismiss, after which gnome-keyring
    42 exits, taking the user's unlocked keyring with it. The pending prompt is dropped when
    the helper exits instead, which the daemon handles. */
-GList *csecretservice_unlock_within(SecretService *service, GList *items, unsigned int seconds);
-
-/* The same for items by object path; returns the paths it unlocked (g_strfreev), or NULL. */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds);
+/* The D-Bus object path of a SecretCollection or SecretItem (a GDBusProxy: a cast Swift cannot make). */
+const char *csecretservice_object_path(gpointer proxy);
 
 /* The object paths of the items, in any collection, whose attributes include `attributes`,
    unlocked and locked (g_strfreev each), or FALSE with *error set. */
