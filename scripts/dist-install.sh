@@ -187,7 +187,7 @@ install() {
 	# no one else (root installing from a user's download would otherwise install what
 	# that user puts there meanwhile).
 	trusted_path "$here"
-	strange=$(find "$here/bin" "$here/share" \( ! -user "$uid" ! -user 0 \) -o \( ! -type l \( -perm -0020 -o -perm -0002 \) \) -print | head -n 1)
+	strange=$(find "$here/bin" "$here/share" \( \( ! -user "$uid" ! -user 0 \) -o \( ! -type l \( -perm -0020 -o -perm -0002 \) \) \) -print | head -n 1)
 	[ -z "$strange" ] || refuse "$strange belongs to another user or is writable by group or others, who could change what gets installed" \
 		"extract the archive again as yourself, into a directory of your own"
 	entries=$(cd "$here" && find bin share \( -type f -o -type l \) -print | LC_ALL=C sort)

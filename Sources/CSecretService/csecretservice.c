@@ -71,19 +71,77 @@ void csecretservice_arm(unsigned int seconds) {
     deadline = g_get_monotonic_time() + armed_for;
 }
 
+/* The unique name that owned the service at connection: only its answers (and the bus
+   daemon's) restart the clock, not messages another program of the bus sends us. */
+static char *service_owner;
+
 /* Each answer that arrives starts the clock again: the limit is on silence, not on the
    whole of a call. libsecret's search of thousands of items is thousands of calls under
    one of ours (5,000 items took over 5 s), and a service that answers is not wedged. */
 static GDBusMessage *restart_clock(GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data) {
     (void)connection; (void)data;
     GDBusMessageType type = g_dbus_message_get_message_type(message);
-    if (incoming && (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN || type == G_DBUS_MESSAGE_TYPE_ERROR) && deadline != G_MAXINT64)
+    const char *sender = g_dbus_message_get_sender(message);
+    gboolean from_service = sender != NULL && ((service_owner != NULL && strcmp(sender, service_owner) == 0)
+                                               || strcmp(sender, "org.freedesktop.DBus") == 0);
+    if (incoming && from_service && (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN || type == G_DBUS_MESSAGE_TYPE_ERROR)
+        && deadline != G_MAXINT64)
         deadline = g_get_monotonic_time() + armed_for;
     return message;
 }
 
 void csecretservice_count_answers(SecretService *service) {
+    service_owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(service));
     g_dbus_connection_add_filter(g_dbus_proxy_get_connection(G_DBUS_PROXY(service)), restart_clock, NULL, NULL);
+}
+
+struct prompt_wait {
+    GMainLoop *loop;
+    GVariant *result;
+    GError *error;
+    gboolean done;
+};
+
+static void prompt_done(GObject *source, GAsyncResult *result, gpointer data) {
+    struct prompt_wait *wait = data;
+    wait->result = secret_service_prompt_at_dbus_path_finish(SECRET_SERVICE(source), result, &wait->error);
+    wait->done = TRUE;
+    g_main_loop_quit(wait->loop);
+}
+
+static gboolean prompt_give_up(gpointer data) {
+    g_main_loop_quit(((struct prompt_wait *)data)->loop);
+    return G_SOURCE_REMOVE;
+}
+
+/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete.
+   Never cancelled (as for unlocking): libsecret would send Dismiss and then wait, with no
+   limit, for a Completed signal that a hostile or broken service never sends. */
+static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
+                               GError **error) {
+    csecretservice_arm(G_MAXUINT / 2);
+    GMainContext *context = g_main_context_new();
+    g_main_context_push_thread_default(context);
+    /* Left allocated when we give up: the pending call still refers to it until exit. */
+    struct prompt_wait *wait = g_new0(struct prompt_wait, 1);
+    wait->loop = g_main_loop_new(context, FALSE);
+    secret_service_prompt_at_dbus_path(service, prompt, type, NULL, prompt_done, wait);
+    GSource *timeout = g_timeout_source_new_seconds(seconds);
+    g_source_set_callback(timeout, prompt_give_up, wait, NULL);
+    g_source_attach(timeout, context);
+    g_main_loop_run(wait->loop);
+    g_source_destroy(timeout);
+    g_source_unref(timeout);
+    g_main_context_pop_thread_default(context);
+    if (!wait->done) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
+        return NULL;
+    }
+    GVariant *result = wait->result;
+    if (wait->error != NULL) g_propagate_error(error, wait->error);
+    g_main_loop_unref(wait->loop);
+    g_free(wait);
+    return result;
 }
 
 const char *csecretservice_object_path(gpointer proxy) {
@@ -273,7 +331,7 @@ void csecretservice_secret_at(GVariant *secrets, gsize index, char **item, char 
    the collection's properties, and afterwards those of the new item (3 round trips). */
 gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label, const char *session,
                                     const guint8 *parameters, gsize n_parameters, const guint8 *value, gsize n_value,
-                                    GCancellable *cancellable, GError **error) {
+                                    unsigned int prompt_seconds, GCancellable *cancellable, GError **error) {
     GVariantBuilder builder;
     g_variant_builder_init(&builder, G_VARIANT_TYPE("a{ss}"));
     GHashTableIter iterator;
@@ -307,7 +365,7 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     gboolean created = TRUE;
     if (strcmp(prompt, "/") != 0) {
         /* The service asks someone first (to unlock the keyring): libsecret shows the prompt. */
-        GVariant *result = secret_service_prompt_at_dbus_path_sync(service, prompt, cancellable, G_VARIANT_TYPE("o"), error);
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("o"), prompt_seconds, error);
         created = result != NULL && strcmp(g_variant_get_string(result, NULL), "/") != 0;
         if (!created && error != NULL && *error == NULL)
             g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "no one answered the prompt to unlock the keyring");
@@ -364,6 +422,18 @@ gboolean csecretservice_item_properties(SecretService *service, const char *item
     return TRUE;
 }
 
-gboolean csecretservice_delete_path(SecretService *service, const char *item, GCancellable *cancellable, GError **error) {
-    return secret_service_delete_item_dbus_path_sync(service, item, cancellable, error);
+gboolean csecretservice_delete_path(SecretService *service, const char *item, unsigned int prompt_seconds,
+                                    GCancellable *cancellable, GError **error) {
+    GVariant *reply = call(service, item, "org.freedesktop.Secret.Item", "Delete", NULL, G_VARIANT_TYPE("(o)"), cancellable, error);
+    if (reply == NULL) return FALSE;
+    const char *prompt = NULL;
+    g_variant_get(reply, "(&o)", &prompt);
+    gboolean deleted = TRUE;
+    if (strcmp(prompt, "/") != 0) {
+        GVariant *result = prompt_within(service, prompt, NULL, prompt_seconds, error);
+        deleted = result != NULL;
+        if (result != NULL) g_variant_unref(result);
+    }
+    g_variant_unref(reply);
+    return deleted;
 }

@@ -144,9 +144,10 @@ public struct ApproveKeysCommand: ParsableCommand {
         discussion: """
             pass encrypts each entry to the keys of the .gpg-id nearest to it, and in a store \
             shared through git that file comes from whoever can push. So store encrypts only \
-            to keys you approved: the first store approves the .gpg-id as it is, and after \
-            a .gpg-id for git/ changes (pass init, or a sync that brought another one), \
-            store refuses until you check the keys and run this command. It shows every \
+            to keys you approved: the very first store (or sync) approves the .gpg-id as it \
+            is, and after a .gpg-id for git/ names another key (pass init, or a sync that \
+            brought one), or the store moved, store refuses until you check the keys and \
+            run this command. It shows every \
             .gpg-id that applies to git/ and its keys, and approves them all. The approved \
             keys are kept in $XDG_CONFIG_HOME/git-credential-pass/approved-keys, outside \
             the store. Setting PASSWORD_STORE_KEY (which pass then uses instead of any \

@@ -51,24 +51,33 @@ public struct ApprovedKeys {
     /// gpg, given `KEY `, finds no key that `KEY` would not). Sorted: their order does not
     /// change whom an entry is encrypted to.
     public static func keys(in bytes: [UInt8]) -> [String] {
-        var lines = bytes.filter { $0 != 0 }.split(separator: 0x0A, omittingEmptySubsequences: false)
-        lines.removeLast()  // after the last line feed: pass's loop never reads it
-        return Set(lines.compactMap { line -> String? in
-            var key = line.prefix { $0 != 0x23 }.drop { $0 == 0x20 || $0 == 0x09 }
-            while key.last == 0x20 || key.last == 0x09 { key.removeLast() }
-            return key.isEmpty ? nil : exact(key)
-        }).sorted()
+        Set(rawKeys(in: bytes).map { exact($0) }).sorted()
     }
 
-    /// What the `.gpg-id` at `relative` (a path in the store) names, read now. One that
-    /// cannot be read whole is refused: pass would read what this could not.
+    static func rawKeys(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var lines = bytes.filter { $0 != 0 }.split(separator: 0x0A, omittingEmptySubsequences: false)
+        lines.removeLast()  // after the last line feed: pass's loop never reads it
+        return lines.compactMap { line -> ArraySlice<UInt8>? in
+            var key = line.prefix { $0 != 0x23 }.drop { $0 == 0x20 || $0 == 0x09 }
+            while key.last == 0x20 || key.last == 0x09 { key.removeLast() }
+            return key.isEmpty ? nil : key
+        }
+    }
+
+    /// What the `.gpg-id` at `relative` (a path in the store) names, read now.
     func keys(of relative: String) throws -> [String] {
+        Self.keys(in: try bytes(of: relative))
+    }
+
+    /// The file itself. One that cannot be read whole is refused: pass would read what
+    /// this could not.
+    func bytes(of relative: String) throws -> [UInt8] {
         let path = storePath + "/" + relative
         guard let bytes = SystemIO.readFile(path, limit: 1 << 16) else {
             throw HelperError(.failure, "cannot read \(path) (or it is over 64 KiB), so whom pass would encrypt to is unknown",
                               fix: "check the file: it should list one gpg key a line")
         }
-        return Self.keys(in: bytes)
+        return bytes
     }
 
     /// This store's approved `.gpg-id` files and their keys.
@@ -80,12 +89,34 @@ public struct ApprovedKeys {
     /// approved for it (or, for a `.gpg-id` new there, for the nearest approved one above,
     /// which decided until it came). Fewer keys than approved need no one's approval, and
     /// become what is approved. Approves it when nothing of this store was approved yet.
-    public func check(_ relative: String) throws {
-        let name = Self.exact(relative.utf8), now = try keys(of: relative), approvals = try approved()
+    /// Returns the keys as pass would read them, for the store to give pass itself
+    /// (PASSWORD_STORE_KEY): pass then never reads the file again, and a sync tool that
+    /// rewrites it between this check and pass's read (attack finding: 13 stores of 30)
+    /// changes nothing.
+    public func check(_ relative: String) throws -> [String] {
+        let name = Self.exact(relative.utf8), bytes = try bytes(of: relative)
+        let now = Self.keys(in: bytes), approvals = try approved()
+        let pinned = try Self.rawKeys(in: bytes).map { key in
+            // PASSWORD_STORE_KEY is split at white space, and each word expanded as a file name pattern.
+            guard let text = String(validating: key, as: UTF8.self), !key.contains(where: { " \t\n*?[".utf8.contains($0) }) else {
+                throw HelperError(.failure, "\(store)/\(name) names a key as \(Self.exact(key)), which pass would not pass to gpg unchanged here",
+                                  fix: "name each key by its fingerprint (gpg --list-keys --with-colons shows it)")
+            }
+            return text
+        }
+        guard !pinned.isEmpty else {
+            throw HelperError(.failure, "\(store)/\(name) names no key", fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
+        }
         guard !approvals.isEmpty else {
+            // The first use of all approves; a store new to a record of others' (or one
+            // moved: its path changed) waits for approve-keys.
+            guard try lines().isEmpty else {
+                throw HelperError(.failure, "\(store) is a password store whose keys you never approved (a new one, or one that moved), and \(name) names \(Self.list(now))",
+                                  fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+            }
             try record([name: now])
             Trace.note("approved the keys of \(name) in \(store) on first use: \(Self.list(now))")
-            return
+            return pinned
         }
         let added = Self.unapproved(now, of: name, in: approvals)
         guard added.isEmpty else {
@@ -93,12 +124,15 @@ public struct ApprovedKeys {
                               fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
         }
         if approvals[name] != now { try record(approvals.merging([name: now]) { $1 }) }
+        return pinned
     }
 
     /// For doctor: what is not approved among the store's `.gpg-id` files, one line each.
     public func problems(_ relatives: [String]) throws -> [String] {
         let approvals = try approved()
-        guard !approvals.isEmpty else { return [] }
+        guard !approvals.isEmpty else {
+            return try lines().isEmpty ? [] : ["\(store) is a password store whose keys you never approved (a new one, or one that moved)"]
+        }
         return try relatives.compactMap { relative in
             let name = Self.exact(relative.utf8), added = Self.unapproved(try keys(of: relative), of: name, in: approvals)
             return added.isEmpty ? nil : problem(name, added, approvals)
@@ -136,13 +170,17 @@ public struct ApprovedKeys {
         return now
     }
 
-    /// Approves the `.gpg-id` files as they are when nothing of this store was approved
-    /// yet: sync does, before it merges what others pushed, so that what comes in is checked.
+    /// Approves the `.gpg-id` files as they are when nothing was ever approved (the first
+    /// use, as for a store): sync does, before it merges what others pushed, so that what
+    /// comes in is checked.
     func approveIfNoneYet(_ relatives: [String]) throws {
-        guard try approved().isEmpty, !relatives.isEmpty else { return }
+        guard try lines().isEmpty, !relatives.isEmpty else { return }
         let approved = try approve(relatives)
         Trace.note("approved the keys of \(approved.map(\.name).joined(separator: ", ")) in \(store) before syncing")
     }
+
+    /// Whether anything was ever approved here (else the first store approves).
+    public var approvedAny: Bool { get throws { try !lines().isEmpty } }
 
     public static func list(_ keys: [String]) -> String {
         keys.isEmpty ? "no key" : keys.joined(separator: ", ")

@@ -107,8 +107,9 @@ public final class PassCredentialStore: CredentialStore {
             try checkOwnDirectories(to: name)
             // Under the lock sync merges under too: the .gpg-id checked is the one pass reads.
             let result = try pass.exclusively {
-                try checkRecipients(of: name)
-                return try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential))
+                let pinned = try checkRecipients(of: name)
+                return try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential),
+                                    environment: pinned.map { ["PASSWORD_STORE_KEY": $0.joined(separator: " ")] } ?? [:])
             }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
@@ -132,13 +133,14 @@ public final class PassCredentialStore: CredentialStore {
 
     /// The keys pass will encrypt the entry to must have been approved (ApprovedKeys), and
     /// the .gpg-id that names them must be the user's own file (not a link to one another
-    /// user can change after the check). pass takes PASSWORD_STORE_KEY, the user's own
-    /// choice, over any .gpg-id.
-    func checkRecipients(of name: String) throws {
+    /// user can change after the check). Returns them, for pass to take as they were
+    /// checked; nil when there is nothing to check: pass takes PASSWORD_STORE_KEY, the
+    /// user's own choice, over any .gpg-id (and doctor's throwaway store checks nothing).
+    func checkRecipients(of name: String) throws -> [String]? {
         guard let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
-              let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) else { return }
+              let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) else { return nil }
         try PrivateFiles.checkOwned(recipients, as: .file)
-        try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
+        return try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
     }
 
     @discardableResult

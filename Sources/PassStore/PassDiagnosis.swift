@@ -36,7 +36,11 @@ public enum PassDiagnosis {
     /// Whether store would encrypt to keys the user never approved (ApprovedKeys).
     static func approval(_ directory: String) -> HealthCheck {
         do {
-            let problems = try ApprovedKeys(store: directory).problems(PassCredentialStore.gpgIDs(in: directory))
+            let approvedKeys = try ApprovedKeys(store: directory)
+            let problems = try approvedKeys.problems(PassCredentialStore.gpgIDs(in: directory))
+            guard try approvedKeys.approvedAny else {
+                return HealthCheck(.ok, "approved keys", "none yet: the first store approves the keys git's .gpg-id names then (check them now)")
+            }
             guard problems.isEmpty else {
                 return HealthCheck(.fail, "approved keys", problems.joined(separator: "; ") + ": store refuses to encrypt to them",
                                    fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")

@@ -259,7 +259,13 @@ public final class SecretServiceStore: CredentialStore {
     /// The service finds items by attributes alone, whoever wrote them; only git's are kept,
     /// and only theirs are unlocked and have their secrets loaded.
     func search(attributes: [String: String], secrets: Bool) throws -> [Item] {
-        var items = try properties(ofItemsWith: attributes).compactMap(Item.init)
+        // Asked for by schema: only items of git's schemas can be git's (ItemLayout.isGits),
+        // and another program's thousands of items with the same attributes (server=github.com)
+        // would each cost a GetAll (attack finding: a get took 5.8 s).
+        let schemas = attributes["xdg:schema"].map { [$0] } ?? ItemLayout.schemas.sorted()
+        var items = try schemas.flatMap { schema in
+            try properties(ofItemsWith: attributes.merging(["xdg:schema": schema]) { $1 })
+        }.compactMap(Item.init)
         let unlocked = unlock(items.filter(\.locked).map(\.path))
         for item in items where unlocked.contains(item.path) { item.unlocked() }
         if secrets {
@@ -369,7 +375,7 @@ public final class SecretServiceStore: CredentialStore {
         var error: UnsafeMutablePointer<GError>?
         arm()
         if csecretservice_create_item(service, table, ItemLayout.gitLabel(attributes), session.path, secret.parameters,
-                                      gsize(secret.parameters.count), secret.value, gsize(secret.value.count), cancellable, &error) == 0 {
+                                      gsize(secret.parameters.count), secret.value, gsize(secret.value.count), timeoutSeconds, cancellable, &error) == 0 {
             throw Self.failure("store in the default keyring of the Secret Service", take(error) ?? "unknown error")
         }
     }
@@ -382,7 +388,7 @@ public final class SecretServiceStore: CredentialStore {
     func delete(path: String) throws {
         var error: UnsafeMutablePointer<GError>?
         arm()
-        guard csecretservice_delete_path(service, path, cancellable, &error) == 0, let error else { return }
+        guard csecretservice_delete_path(service, path, timeoutSeconds, cancellable, &error) == 0, let error else { return }
         // "No such object" and "unknown method" are also what a service that cannot delete
         // would answer: the item counts as deleted only if it is really gone.
         if csecretservice_is_gone(error) != 0 {

@@ -240,6 +240,9 @@ import Testing
         try refused("\(mine)\n" + String(repeating: "#", count: 70_000) + "\n\(other)\n", "cannot read \(root) (or it is over 64 KiB)")
         try refused("\u{A0}\(mine)\n", "it now also names %C2%A0\(mine)")
         try refused("\(mine)\u{0B}\(mine)\n", "it now also names \(mine)%0B\(mine)")
+        // pass gets the keys checked (PASSWORD_STORE_KEY), which it splits at spaces: a key
+        // named with one (a person's name) is refused, with the fix.
+        try refused("Tester <tester@example.com>\n", "names a key as Tester <tester@example.com>, which pass would not pass to gpg unchanged here. Fix: name each key by its fingerprint")
         try "\(mine)\n".write(toFile: root, atomically: true, encoding: .utf8)
 
         let shared = store.sandbox.root + "/shared"
@@ -260,17 +263,49 @@ import Testing
         #expect(open.exitCode == 1 && open.stderrText.contains("\(approvals) is writable by group or others"), "\(open)")
         #expect(chmod(approvals, 0o700) == 0)
 
-        // The same store name written two ways: two stores, two records.
+        // The same store name written two ways: two stores, two records, each approved
+        // by approve-keys (only the very first store approves by itself).
         for (index, name) in ["caf\u{E9}", "cafe\u{301}"].enumerated() {
             let directory = store.sandbox.root + "/" + name
             let environment = store.environment.merging(["PASSWORD_STORE_DIR": directory]) { $1 }
             try store.expectSuccess(store.sandbox.run("/usr/bin/pass", ["init", index == 0 ? mine : other], environment: environment))
             var helper = store.helper
             helper.environment["PASSWORD_STORE_DIR"] = directory
+            let unapproved = try helper.store(alice)
+            #expect(unapproved.exitCode == 1 && unapproved.stderrText.contains("is a password store whose keys you never approved (a new one, or one that moved)"), "\(unapproved)")
+            #expect(try helper("approve-keys").exitCode == 0)
             try helper.storeAll(alice)
         }
         let record = try String(contentsOfFile: approvals + "/approved-keys", encoding: .utf8)
         #expect(record.contains("/caf%C3%A9\t.gpg-id\t\(mine)\n") && record.contains("/cafe%CC%81\t.gpg-id\t\(other)\n"), "\(record)")
+    }
+
+    /// Attack findings (stop 20, second round): pass read .gpg-id again after the check,
+    /// and a sync tool rewriting it in between got 13 stores of 30 encrypted to its key
+    /// too; and a store moved (its path changed: into a synced folder, a link left
+    /// behind) was approved anew by its next store. pass now gets the keys that were
+    /// checked (PASSWORD_STORE_KEY), and only the first store of all approves by itself.
+    @Test func whatWasCheckedIsWhatPassEncryptsTo() throws {
+        let store = try PasswordStore()
+        let other = try store.makeKey("Other <other@example.com>")
+        try store.helper.storeAll(alice)
+        // A `pass` that rewrites .gpg-id just before it runs: the sync tool winning every race.
+        let wrapper = try store.sandbox.file("bin/pass", "#!/bin/sh\nprintf '%s\\n%s\\n' \"\(store.keys[0])\" \"\(other)\" > \"$PASSWORD_STORE_DIR/.gpg-id\"\nexec /usr/bin/pass \"$@\"\n", mode: 0o755)
+        var racing = store.helper
+        racing.environment["PATH"] = (wrapper as NSString).deletingLastPathComponent + ":" + Sandbox.searchPath
+        try racing.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=raced"))
+        let packets = try store.gpg(["--batch", "--list-packets", store.storeDirectory + "/git/https/git.example/alice.gpg"])
+        let recipients = packets.stdoutLines.filter { $0.hasPrefix(":pubkey enc packet:") }
+        #expect(recipients.count == 1, "\(packets)")
+
+        // Moved, with a link where it was: a store of a path never approved.
+        try "\(store.keys[0])\n\(other)\n".write(toFile: store.storeDirectory + "/.gpg-id", atomically: true, encoding: .utf8)
+        #expect(try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=p2")).exitCode == 1)
+        let moved = store.sandbox.root + "/synced-store"
+        try FileManager.default.moveItem(atPath: store.storeDirectory, toPath: moved)
+        try FileManager.default.createSymbolicLink(atPath: store.storeDirectory, withDestinationPath: moved)
+        let result = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=p2"))
+        #expect(result.exitCode == 1 && result.stderrText.contains("\(moved) is a password store whose keys you never approved (a new one, or one that moved)"), "\(result)")
     }
 
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is

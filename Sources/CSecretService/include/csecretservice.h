@@ -40,8 +40,10 @@ gboolean csecretservice_search_paths(SecretService *service, GHashTable *attribu
    with *error set (csecretservice_is_gone: it was deleted). */
 gboolean csecretservice_item_properties(SecretService *service, const char *item, GHashTable **attributes, char **label,
                                         guint64 *created, gboolean *locked, GCancellable *cancellable, GError **error);
-/* Deletes the item at `item` (showing the service's prompt if it asks for one). */
-gboolean csecretservice_delete_path(SecretService *service, const char *item, GCancellable *cancellable, GError **error);
+/* Deletes the item at `item`, showing the service's prompt if it asks for one (waiting at
+   most `prompt_seconds` for it, never cancelling it). */
+gboolean csecretservice_delete_path(SecretService *service, const char *item, unsigned int prompt_seconds,
+                                    GCancellable *cancellable, GError **error);
 /* Who owns the bus name `name` (its unique name in *owner, to g_free, and its process id
    in *pid, 0 if unknown): returns 1. Returns 2 when no one owns it, 0 when there is no
    session bus (the reason in *error_text, to g_free). For `doctor`. */
@@ -78,7 +80,7 @@ void csecretservice_secret_at(GVariant *secrets, gsize index, char **item, char 
    if it asks for one. Returns FALSE with *error set on failure. */
 gboolean csecretservice_create_item(SecretService *service, GHashTable *attributes, const char *label, const char *session,
                                     const guint8 *parameters, gsize n_parameters, const guint8 *value, gsize n_value,
-                                    GCancellable *cancellable, GError **error);
+                                    unsigned int prompt_seconds, GCancellable *cancellable, GError **error);
 
 /* The byte length of the 1024-bit prime of that session's key exchange. */
 #define CSECRETSERVICE_MODP_BYTES 128
