@@ -95,98 +95,95 @@ void csecretservice_count_answers(SecretService *service) {
     g_dbus_connection_add_filter(g_dbus_proxy_get_connection(G_DBUS_PROXY(service)), restart_clock, NULL, NULL);
 }
 
-struct prompt_wait {
+/* One asynchronous call of libsecret's, run in a main context of our own and waited for
+   at most `seconds`. Never cancelled: cancelling a prompt or an unlock sends Dismiss, after
+   which gnome-keyring 42 exits (taking the user's unlocked keyring with it) and libsecret
+   waits, with no limit, for a Completed signal that a hostile or broken service never
+   sends. A call given up on is dropped when the helper exits, which services handle. */
+struct waiting {
     GMainLoop *loop;
-    GVariant *result;
-    GError *error;
-    gboolean done;
+    GAsyncResult *result;
 };
 
-static void prompt_done(GObject *source, GAsyncResult *result, gpointer data) {
-    struct prompt_wait *wait = data;
-    wait->result = secret_service_prompt_at_dbus_path_finish(SECRET_SERVICE(source), result, &wait->error);
-    wait->done = TRUE;
+static void finished(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    struct waiting *wait = data;
+    wait->result = g_object_ref(result);
     g_main_loop_quit(wait->loop);
 }
 
-static gboolean prompt_give_up(gpointer data) {
-    g_main_loop_quit(((struct prompt_wait *)data)->loop);
+static gboolean give_up(gpointer data) {
+    g_main_loop_quit(((struct waiting *)data)->loop);
     return G_SOURCE_REMOVE;
 }
 
-/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete.
-   Never cancelled (as for unlocking): libsecret would send Dismiss and then wait, with no
-   limit, for a Completed signal that a hostile or broken service never sends. */
-static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
-                               GError **error) {
-    csecretservice_arm(G_MAXUINT / 2);
+typedef void (*starter)(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data);
+
+/* The call's result (to g_object_unref, for its _finish), or NULL when it gave up. */
+static GAsyncResult *within(SecretService *service, starter start, const void *argument, unsigned int seconds) {
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
     /* Left allocated when we give up: the pending call still refers to it until exit. */
-    struct prompt_wait *wait = g_new0(struct prompt_wait, 1);
+    struct waiting *wait = g_new0(struct waiting, 1);
     wait->loop = g_main_loop_new(context, FALSE);
-    secret_service_prompt_at_dbus_path(service, prompt, type, NULL, prompt_done, wait);
+    start(service, argument, finished, wait);
     GSource *timeout = g_timeout_source_new_seconds(seconds);
-    g_source_set_callback(timeout, prompt_give_up, wait, NULL);
+    g_source_set_callback(timeout, give_up, wait, NULL);
     g_source_attach(timeout, context);
     g_main_loop_run(wait->loop);
     g_source_destroy(timeout);
     g_source_unref(timeout);
     g_main_context_pop_thread_default(context);
-    if (!wait->done) {
+    GAsyncResult *result = wait->result;
+    if (result != NULL) {
+        g_main_loop_unref(wait->loop);
+        g_free(wait);
+    }
+    return result;
+}
+
+struct prompt_call {
+    const char *path;
+    const GVariantType *type;
+};
+
+static void start_prompt(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data) {
+    const struct prompt_call *prompt = argument;
+    secret_service_prompt_at_dbus_path(service, prompt->path, prompt->type, NULL, callback, data);
+}
+
+/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete. */
+static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
+                               GError **error) {
+    csecretservice_arm(G_MAXUINT / 2);
+    struct prompt_call call = { prompt, type };
+    GAsyncResult *result = within(service, start_prompt, &call, seconds);
+    if (result == NULL) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
         return NULL;
     }
-    GVariant *result = wait->result;
-    if (wait->error != NULL) g_propagate_error(error, wait->error);
-    g_main_loop_unref(wait->loop);
-    g_free(wait);
-    return result;
+    GVariant *value = secret_service_prompt_at_dbus_path_finish(service, result, error);
+    g_object_unref(result);
+    return value;
 }
 
 const char *csecretservice_object_path(gpointer proxy) {
     return g_dbus_proxy_get_object_path(G_DBUS_PROXY(proxy));
 }
 
-struct unlock_paths_wait {
-    GMainLoop *loop;
-    gchar **unlocked;
-    gboolean done;
-};
-
-static void unlock_paths_done(GObject *source, GAsyncResult *result, gpointer data) {
-    struct unlock_paths_wait *wait = data;
-    GError *error = NULL;
-    secret_service_unlock_dbus_paths_finish(SECRET_SERVICE(source), result, &wait->unlocked, &error);
-    g_clear_error(&error);
-    wait->done = TRUE;
-    g_main_loop_quit(wait->loop);
-}
-
-static gboolean unlock_paths_give_up(gpointer data) {
-    g_main_loop_quit(((struct unlock_paths_wait *)data)->loop);
-    return G_SOURCE_REMOVE;
+static void start_unlock(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data) {
+    secret_service_unlock_dbus_paths(service, (const gchar **)argument, NULL, callback, data);
 }
 
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds) {
-    GMainContext *context = g_main_context_new();
-    g_main_context_push_thread_default(context);
-    /* Left allocated when we give up: the pending call still refers to it until exit. */
-    struct unlock_paths_wait *wait = g_new0(struct unlock_paths_wait, 1);
-    wait->loop = g_main_loop_new(context, FALSE);
-    secret_service_unlock_dbus_paths(service, (const gchar **)paths, NULL, unlock_paths_done, wait);
-    GSource *timeout = g_timeout_source_new_seconds(seconds);
-    g_source_set_callback(timeout, unlock_paths_give_up, wait, NULL);
-    g_source_attach(timeout, context);
-    g_main_loop_run(wait->loop);
-    g_source_destroy(timeout);
-    g_source_unref(timeout);
-    g_main_context_pop_thread_default(context);
-    if (!wait->done) return NULL;
-    gchar **unlocked = wait->unlocked != NULL ? wait->unlocked : g_new0(gchar *, 1);
-    g_main_loop_unref(wait->loop);
-    g_free(wait);
-    return unlocked;
+    GAsyncResult *result = within(service, start_unlock, paths, seconds);
+    if (result == NULL) return NULL;
+    gchar **unlocked = NULL;
+    GError *error = NULL;
+    secret_service_unlock_dbus_paths_finish(service, result, &unlocked, &error);
+    g_clear_error(&error);
+    g_object_unref(result);
+    return unlocked != NULL ? unlocked : g_new0(gchar *, 1);
 }
 
 /* Who owns `name` on the session bus, for `doctor`. Each call has its own D-Bus timeout;

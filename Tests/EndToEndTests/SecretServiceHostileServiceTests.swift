@@ -47,28 +47,9 @@ import Testing
         }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var compiled: String?
+    private static let compiled = CompiledProgram(name: "hostile-secret-service", source: source, package: "gio-2.0")
 
-    static func program() throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let compiled { return compiled }
-        let directory = FileManager.default.temporaryDirectory.path + "/hostile-secret-service-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
-        let source = directory + "/service.c", binary = directory + "/hostile-secret-service"
-        try ChildProcess.writeFile(source, Array(Self.source.utf8), mode: 0o600)
-        let flags = try ChildProcess.run("/usr/bin/pkg-config", ["--cflags", "--libs", "gio-2.0"], environment: ["PATH": Sandbox.searchPath])
-        guard flags.exitCode == 0 else { throw SpawnError(description: "pkg-config gio-2.0: \(flags)") }
-        let built = try ChildProcess.run(Sandbox.which("gcc") ?? "/usr/bin/gcc",
-                                         ["-o", binary, source] + flags.stdoutText.split(separator: " ").map {
-                                             $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty },
-                                         environment: ["PATH": Sandbox.searchPath], timeout: 60)
-        guard built.exitCode == 0 else { throw SpawnError(description: "cannot compile the hostile service: \(built)") }
-        compiled = binary
-        return binary
-    }
+    static func program() throws -> String { try compiled.path() }
 
     /// `prompt`: owns org.freedesktop.secrets, finds nothing, and answers CreateItem with a
     /// prompt whose Prompt and Dismiss it acknowledges but never completes. `wedged`: never

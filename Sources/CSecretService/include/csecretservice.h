@@ -23,10 +23,8 @@ void csecretservice_arm(unsigned int seconds);
 void csecretservice_count_answers(SecretService *service);
 
 /* Asks the service to unlock the objects (items, collections) at `paths` (it prompts, if it
-   can) and waits at most `seconds`. Returns the paths it unlocked (g_strfreev), or NULL.
-   Giving up does not cancel: cancelling sends Prompt.Dismiss, after which gnome-keyring
-   42 exits, taking the user's unlocked keyring with it. The pending prompt is dropped when
-   the helper exits instead, which the daemon handles. */
+   can) and waits at most `seconds`, never cancelling (see `within` in csecretservice.c).
+   Returns the paths it unlocked (g_strfreev), or NULL when it gave up. */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds);
 /* The D-Bus object path of a SecretCollection or SecretItem (a GDBusProxy: a cast Swift cannot make). */
 const char *csecretservice_object_path(gpointer proxy);

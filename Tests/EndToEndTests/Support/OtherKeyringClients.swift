@@ -70,30 +70,10 @@ struct OtherKeyringClients {
 
     // MARK: The program
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var compiled: String?
+    private static let compiled = CompiledProgram(name: "other-keyring-client", source: source, package: "libsecret-1")
 
     /// The compiled program, built on first use in a directory of the test run's own.
-    static func program() throws -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let compiled { return compiled }
-        let directory = FileManager.default.temporaryDirectory.path + "/other-keyring-clients-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
-        let source = directory + "/clients.c", binary = directory + "/other-keyring-client"
-        try ChildProcess.writeFile(source, Array(Self.source.utf8), mode: 0o600)
-        let flags = try ChildProcess.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libsecret-1"],
-                                         environment: ["PATH": Sandbox.searchPath])
-        guard flags.exitCode == 0 else { throw SpawnError(description: "pkg-config libsecret-1: \(flags)") }
-        let built = try ChildProcess.run(Sandbox.which("gcc") ?? "/usr/bin/gcc",
-                                         ["-o", binary, source] + flags.stdoutText.split(separator: " ").map {
-                                             $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty },
-                                         environment: ["PATH": Sandbox.searchPath], timeout: 60)
-        guard built.exitCode == 0 else { throw SpawnError(description: "cannot compile the other keyring clients: \(built)") }
-        compiled = binary
-        return binary
-    }
+    static func program() throws -> String { try compiled.path() }
 
     static let source = #"""
     #include <libsecret/secret.h>
