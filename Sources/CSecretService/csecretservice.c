@@ -1,24 +1,12 @@
-/* secret_service_create_item_dbus_path (libsecret >= 0.18) is declared only for callers
-   who accept its "unstable" label; libsecret's own secret_password_store calls it. */
+/* libsecret's by-path calls (secret-paths.h: search, unlock, prompts) are declared only for callers
+   who accept its "unstable" label; libsecret itself is built on them. */
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include "csecretservice.h"
 #include <pthread.h>
 #include <string.h>
 
-static const SecretSchema git_schema = {
-    .name = "org.git.Password",
-    .flags = SECRET_SCHEMA_DONT_MATCH_NAME,
-    .attributes = {
-        { "user", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "object", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "protocol", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { "port", SECRET_SCHEMA_ATTRIBUTE_INTEGER },
-        { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
-        { NULL, 0 },
-    }
-};
-
-const SecretSchema *csecretservice_git_schema(void) { return &git_schema; }
+/* The schema of git's items (ItemLayout.gitSchema), which CreateItem records as libsecret does. */
+static const char git_schema[] = "org.git.Password";
 
 static GLogWriterOutput discard_writer(GLogLevelFlags level, const GLogField *fields, gsize count, gpointer data) {
     (void)level; (void)fields; (void)count; (void)data;
@@ -336,7 +324,7 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     g_hash_table_iter_init(&iterator, attributes);
     while (g_hash_table_iter_next(&iterator, &name, &text)) g_variant_builder_add(&builder, "{ss}", name, text);
     /* What marks the item as git's (ItemLayout.isGits), as secret_item_create adds it. */
-    g_variant_builder_add(&builder, "{ss}", "xdg:schema", git_schema.name);
+    g_variant_builder_add(&builder, "{ss}", "xdg:schema", git_schema);
     GVariant *item_attributes = g_variant_builder_end(&builder);
     g_variant_builder_init(&builder, G_VARIANT_TYPE("a{sv}"));
     g_variant_builder_add(&builder, "{sv}", "org.freedesktop.Secret.Item.Label", g_variant_new_string(label));

@@ -7,9 +7,9 @@ import Glibc
 #endif
 
 /// The desktop Secret Service (gnome-keyring, KeePassXC...) through libsecret, with
-/// items laid out as git-credential-libsecret lays them out (see `ItemLayout`). libsecret
-/// finds candidates by attributes, whichever program wrote them; only git's items are
-/// kept (`ItemLayout.isGits`), and the one matching rule of CredentialCore decides among
+/// items laid out as git-credential-libsecret lays them out (see `ItemLayout`). The service
+/// finds candidates by schema and attributes, whichever program wrote them; only git's items
+/// are kept (`ItemLayout.isGits`), and the one matching rule of CredentialCore decides among
 /// them, so a missing port is never a wildcard and an erase with a password never touches
 /// another user's item.
 public final class SecretServiceStore: CredentialStore {

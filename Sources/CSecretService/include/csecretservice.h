@@ -4,12 +4,6 @@
 #include <libsecret/secret.h>
 #include <stdint.h>
 
-/* The schema of git's contrib git-credential-libsecret, "org.git.Password", flagged not to
-   match its name when searching, so that older items (org.gnome.keyring.NetworkPassword,
-   the same attribute names) are found too; so is any other program's item with those
-   attributes, which ItemLayout.isGits then drops. A static, which Swift cannot declare. */
-const SecretSchema *csecretservice_git_schema(void);
-
 /* Drops every GLib log message (CRITICAL and WARNING included): a helper's stderr is for
    one line that we write ourselves. */
 void csecretservice_silence_glib(void);
@@ -51,7 +45,7 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
    free it with g_free. */
 char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error);
 /* Whether the error says the object called is not there (any more): an item another
-   process deleted after our search found it, the item proxies of a search included. */
+   process deleted after our search found it. */
 gboolean csecretservice_is_gone(const GError *error);
 
 /* Whether the item at `item` is locked (1) or not (0); -1 with *error set when the service
