@@ -181,15 +181,15 @@ install() {
 	here=$(cd -P "$(dirname "$0")" && pwd)
 	[ -d "$here/bin" ] && [ -d "$here/share" ] ||
 		refuse "$here has no bin/ and share/ beside install.sh" "run the install.sh of an extracted release archive"
-	check_machine "$here"
-	# What is copied must be what was extracted, and stay so until it is copied: the
-	# directories from / down to here, and what is below, ours or root's and writable by
-	# no one else (root installing from a user's download would otherwise install what
-	# that user puts there meanwhile).
+	# What is copied (and run, by check_machine) must be what was extracted, and stay so
+	# until it is copied: the directories from / down to here, and what is below, ours or
+	# root's and writable by no one else (root installing from a user's download would
+	# otherwise run, then install, what that user puts there meanwhile).
 	trusted_path "$here"
 	strange=$(find "$here/bin" "$here/share" \( \( ! -user "$uid" ! -user 0 \) -o \( ! -type l \( -perm -0020 -o -perm -0002 \) \) \) -print | head -n 1)
 	[ -z "$strange" ] || refuse "$strange belongs to another user or is writable by group or others, who could change what gets installed" \
 		"extract the archive again as yourself, into a directory of your own"
+	check_machine "$here"
 	entries=$(cd "$here" && find bin share \( -type f -o -type l \) -print | LC_ALL=C sort)
 
 	# Nothing is changed until every target has been judged: ours, or free.
