@@ -155,10 +155,6 @@ static GVariant *prompt_within(SecretService *service, const char *prompt, const
     return value;
 }
 
-const char *csecretservice_object_path(gpointer proxy) {
-    return g_dbus_proxy_get_object_path(G_DBUS_PROXY(proxy));
-}
-
 static void start_unlock(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data) {
     secret_service_unlock_dbus_paths(service, (const gchar **)argument, NULL, callback, data);
 }
@@ -245,9 +241,10 @@ static GVariant *bytes(const guint8 *data, gsize length) {
     return g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, data, length, 1);
 }
 
-int csecretservice_item_locked(SecretService *service, const char *item, GCancellable *cancellable, GError **error) {
-    GVariant *reply = call(service, item, "org.freedesktop.DBus.Properties", "Get",
-                           g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Locked"), G_VARIANT_TYPE("(v)"),
+int csecretservice_locked(SecretService *service, const char *path, gboolean collection, GCancellable *cancellable, GError **error) {
+    const char *interface = collection ? "org.freedesktop.Secret.Collection" : "org.freedesktop.Secret.Item";
+    GVariant *reply = call(service, path, "org.freedesktop.DBus.Properties", "Get",
+                           g_variant_new("(ss)", interface, "Locked"), G_VARIANT_TYPE("(v)"),
                            cancellable, error);
     if (reply == NULL) return -1;
     GVariant *value = NULL;

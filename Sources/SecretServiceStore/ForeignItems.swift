@@ -11,13 +11,15 @@ extension SecretServiceStore {
     /// Every item whose `xdg:schema` is `schema`, secrets loaded where the item is (or could
     /// be) unlocked, in the order of their object paths.
     public func foreignItems(schema: String) throws -> [KeyringItemRecord] {
-        try withForeignItems(schema: schema)
+        try records(of: properties(ofItemsWith: ["xdg:schema": schema]))
     }
 
     /// Deletes the item at `item.path` only while it is still exactly `item`: the same
     /// attributes and the same secret. Returns why it was kept, or `nil` once deleted.
     public func deleteForeignItem(_ item: KeyringItemRecord, schema: String) throws -> String? {
-        guard let current = try withForeignItems(schema: schema).first(where: { $0.path == item.path }) else {
+        // That item alone (an import removing thousands searched them all for each one).
+        guard let found = try properties(ofItemAt: item.path), found.attributes["xdg:schema"] == schema,
+              let current = try records(of: [found]).first else {
             return "it is no longer in the keyring"
         }
         guard current.attributes == item.attributes, current.secret != nil else {
@@ -28,9 +30,10 @@ extension SecretServiceStore {
         return nil
     }
 
-    func withForeignItems(schema: String) throws -> [KeyringItemRecord] {
-        var found = try properties(ofItemsWith: ["xdg:schema": schema])
-        // Someone may unlock them at a prompt; those that stay locked are handed over without secrets.
+    /// The items whole, secrets loaded. Someone may unlock them at a prompt; those that
+    /// stay locked are handed over without secrets.
+    func records(of items: [ItemProperties]) throws -> [KeyringItemRecord] {
+        var found = items
         let unlocked = unlock(found.filter(\.locked).map(\.path))
         for index in found.indices where unlocked.contains(found[index].path) { found[index].locked = false }
         let secrets = try secrets(of: found.filter { !$0.locked }.map(\.path))

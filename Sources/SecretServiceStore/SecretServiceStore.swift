@@ -70,17 +70,25 @@ public final class SecretServiceStore: CredentialStore {
     /// Whether a new item can go to the default collection now, and why: it exists and is
     /// unlocked, or the service unlocked it after a prompt someone answered.
     public func defaultCollectionWritability() -> (writable: Bool, reason: String) {
+        // By path, two calls (ReadAlias, then its Locked property): libsecret's collection
+        // proxy cost six, on every store of git-credential-keyring.
         var error: UnsafeMutablePointer<GError>?
         arm()
-        guard let collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
-                                                                cancellable, &error) else {
+        guard let found = csecretservice_default_collection_path(service, cancellable, &error) else {
             return (false, take(error).map { "the Secret Service gave no default keyring: \($0)" }
                 ?? "the Secret Service has no default keyring")
         }
-        defer { g_object_unref(collection) }
-        if secret_collection_get_locked(collection) == 0 { return (true, "the Secret Service answers and its default keyring is unlocked") }
+        let path = String(cString: found)
+        g_free(found)
+        arm()
+        switch csecretservice_locked(service, path, 1, cancellable, &error) {
+        case 0: return (true, "the Secret Service answers and its default keyring is unlocked")
+        case 1: break
+        default:
+            return (false, "the Secret Service gave no default keyring: \(take(error) ?? "unknown error")")
+        }
         guard SecretPrompt.allowed else { return (false, "the default keyring is locked") }
-        guard unlock([String(cString: csecretservice_object_path(collection))]).isEmpty else {
+        guard unlock([path]).isEmpty else {
             return (true, "the Secret Service answers and its default keyring was unlocked")
         }
         return (false, "the default keyring is locked and no one answered the prompt to unlock it")
@@ -288,22 +296,24 @@ public final class SecretServiceStore: CredentialStore {
         guard csecretservice_search_paths(service, table, &unlocked, &locked, cancellable, &error) != 0 else {
             throw Self.failure("search the Secret Service", take(error) ?? "unknown error")
         }
-        let paths = Self.strings(unlocked) + Self.strings(locked)
-        return try paths.compactMap { path in
-            var attributes: OpaquePointer?, label: UnsafeMutablePointer<gchar>?, created: guint64 = 0, locked: gboolean = 1
-            var error: UnsafeMutablePointer<GError>?
-            arm()
-            guard csecretservice_item_properties(service, path, &attributes, &label, &created, &locked, cancellable, &error) != 0 else {
-                if let error, csecretservice_is_gone(error) != 0 {
-                    g_error_free(error)
-                    return nil
-                }
-                throw Self.failure("read from the Secret Service", take(error) ?? "unknown error")
+        return try (Self.strings(unlocked) + Self.strings(locked)).compactMap(properties(ofItemAt:))
+    }
+
+    /// What the service says of the item at `path`; nil when it is gone.
+    func properties(ofItemAt path: String) throws -> ItemProperties? {
+        var attributes: OpaquePointer?, label: UnsafeMutablePointer<gchar>?, created: guint64 = 0, locked: gboolean = 1
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        guard csecretservice_item_properties(service, path, &attributes, &label, &created, &locked, cancellable, &error) != 0 else {
+            if let error, csecretservice_is_gone(error) != 0 {
+                g_error_free(error)
+                return nil
             }
-            defer { g_free(label) }
-            return ItemProperties(path: path, attributes: Self.dictionary(attributes), label: label.map { String(cString: $0) },
-                                  created: UInt64(created), locked: locked != 0)
+            throw Self.failure("read from the Secret Service", take(error) ?? "unknown error")
         }
+        defer { g_free(label) }
+        return ItemProperties(path: path, attributes: Self.dictionary(attributes), label: label.map { String(cString: $0) },
+                              created: UInt64(created), locked: locked != 0)
     }
 
     /// The strings of a NULL-terminated array, which it frees.
@@ -350,7 +360,7 @@ public final class SecretServiceStore: CredentialStore {
             }
             var error: UnsafeMutablePointer<GError>?
             arm()
-            switch csecretservice_item_locked(service, item.path, cancellable, &error) {
+            switch csecretservice_locked(service, item.path, 0, cancellable, &error) {
             case 1: item.relocked()
             case 0: throw Self.failure("read from the Secret Service", "it sent no secret for \(item.path), which is not locked")
             default:
@@ -394,7 +404,7 @@ public final class SecretServiceStore: CredentialStore {
         if csecretservice_is_gone(error) != 0 {
             var stillThere: UnsafeMutablePointer<GError>?
             arm()
-            let locked = csecretservice_item_locked(service, path, cancellable, &stillThere)
+            let locked = csecretservice_locked(service, path, 0, cancellable, &stillThere)
             if locked < 0, let stillThere, csecretservice_is_gone(stillThere) != 0 {
                 g_error_free(stillThere)
                 g_error_free(error)

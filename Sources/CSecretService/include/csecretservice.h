@@ -20,8 +20,6 @@ void csecretservice_count_answers(SecretService *service);
    can) and waits at most `seconds`, never cancelling (see `within` in csecretservice.c).
    Returns the paths it unlocked (g_strfreev), or NULL when it gave up. */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds);
-/* The D-Bus object path of a SecretCollection or SecretItem (a GDBusProxy: a cast Swift cannot make). */
-const char *csecretservice_object_path(gpointer proxy);
 
 /* The object paths of the items, in any collection, whose attributes include `attributes`,
    unlocked and locked (g_strfreev each), or FALSE with *error set. */
@@ -48,9 +46,9 @@ char *csecretservice_default_collection_path(SecretService *service, GCancellabl
    process deleted after our search found it. */
 gboolean csecretservice_is_gone(const GError *error);
 
-/* Whether the item at `item` is locked (1) or not (0); -1 with *error set when the service
-   does not say (csecretservice_is_gone: it was deleted). */
-int csecretservice_item_locked(SecretService *service, const char *item, GCancellable *cancellable, GError **error);
+/* Whether the item (or, `collection`, the collection) at `path` is locked (1) or not (0); -1
+   with *error set when the service does not say (csecretservice_is_gone: it was deleted). */
+int csecretservice_locked(SecretService *service, const char *path, gboolean collection, GCancellable *cancellable, GError **error);
 
 /* Session: the service's side of the key exchange of "dh-ietf1024-sha256-aes128-cbc-pkcs7"
    (SecretSession.swift does ours). Opens a session on libsecret's connection, sending our
