@@ -79,8 +79,73 @@ static GDBusMessage *restart_clock(GDBusConnection *connection, GDBusMessage *me
 }
 
 void csecretservice_count_answers(SecretService *service) {
-    service_owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(service));
+    service_owner = g_strdup(g_dbus_proxy_get_name(G_DBUS_PROXY(service)));
     g_dbus_connection_add_filter(g_dbus_proxy_get_connection(G_DBUS_PROXY(service)), restart_clock, NULL, NULL);
+}
+
+/* The unique name of whoever owns `name` now, starting it by D-Bus activation if no one
+   does (as a proxy's auto-start would). */
+static char *owner_of(GDBusConnection *bus, const char *name, GCancellable *cancellable, GError **error) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(s)"),
+            G_DBUS_CALL_FLAGS_NONE, -1, cancellable, error);
+        if (reply != NULL) {
+            char *owner = NULL;
+            g_variant_get(reply, "(s)", &owner);
+            g_variant_unref(reply);
+            return owner;
+        }
+        if (attempt > 0 || !g_error_matches(*error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER)) break;
+        g_clear_error(error);
+        reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus", "StartServiceByName", g_variant_new("(su)", name, 0), G_VARIANT_TYPE("(u)"),
+            G_DBUS_CALL_FLAGS_NONE, -1, cancellable, error);
+        if (reply == NULL) break;
+        g_variant_unref(reply);
+    }
+    g_dbus_error_strip_remote_error(*error);
+    return NULL;
+}
+
+/* libsecret's SecretService as we make it: its constructor (0.20) sets the well-known name,
+   loading of properties, signals and auto-start over whatever it was given; this one sets
+   back the name and flags given to it (construct-only properties may be set until the
+   outermost constructor returns). */
+typedef struct { SecretService parent; } DirectService;
+typedef struct { SecretServiceClass parent_class; } DirectServiceClass;
+G_DEFINE_TYPE(DirectService, direct_service, SECRET_TYPE_SERVICE)
+
+static GObject *direct_service_constructor(GType type, guint count, GObjectConstructParam *given) {
+    GObject *object = G_OBJECT_CLASS(direct_service_parent_class)->constructor(type, count, given);
+    for (guint index = 0; index < count; index++) {
+        const char *name = given[index].pspec->name;
+        if (strcmp(name, "g-name") == 0 || strcmp(name, "g-flags") == 0) g_object_set_property(object, name, given[index].value);
+    }
+    return object;
+}
+
+static void direct_service_class_init(DirectServiceClass *class) {
+    G_OBJECT_CLASS(class)->constructor = direct_service_constructor;
+}
+
+static void direct_service_init(DirectService *service) { (void)service; }
+
+SecretService *csecretservice_connect(GCancellable *cancellable, GError **error) {
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    if (bus == NULL) return NULL;
+    const char *name = g_getenv("SECRET_SERVICE_BUS_NAME");  /* as libsecret: for a service under test */
+    char *owner = owner_of(bus, name != NULL ? name : "org.freedesktop.secrets", cancellable, error);
+    SecretService *service = NULL;
+    if (owner != NULL) {
+        /* On the same connection: GLib shares one per bus while it is referenced. */
+        service = g_initable_new(direct_service_get_type(), cancellable, error, "g-name", owner,
+            "g-flags", G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS
+                       | G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START, NULL);
+    }
+    g_free(owner);
+    g_object_unref(bus);
+    return service;
 }
 
 /* One asynchronous call of libsecret's, run in a main context of our own and waited for
@@ -207,13 +272,10 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     return 1;
 }
 
-/* Where calls go: the unique name of the process that owned the service's name when
-   libsecret connected (the proxy keeps it: this program runs no main loop to see it change),
-   so that a program taking the name over later is never sent a session's secrets or asked
-   for them. */
-static char *destination(GDBusProxy *proxy) {
-    char *owner = g_dbus_proxy_get_name_owner(proxy);
-    return owner != NULL ? owner : g_strdup(g_dbus_proxy_get_name(proxy));
+/* Where calls go: the proxy's name, the unique name of the process that owned the
+   service's name when we connected (csecretservice_connect). */
+static const char *destination(GDBusProxy *proxy) {
+    return g_dbus_proxy_get_name(proxy);
 }
 
 /* A method call to the service on libsecret's own connection, so that a session opened
@@ -222,10 +284,8 @@ static char *destination(GDBusProxy *proxy) {
 static GVariant *call(SecretService *service, const char *path, const char *interface, const char *method,
                       GVariant *parameters, const GVariantType *reply_type, GCancellable *cancellable, GError **error) {
     GDBusProxy *proxy = G_DBUS_PROXY(service);
-    char *to = destination(proxy);
-    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), to, path, interface, method,
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), path, interface, method,
                                                   parameters, reply_type, G_DBUS_CALL_FLAGS_NONE, -1, cancellable, error);
-    g_free(to);
     if (reply == NULL && error != NULL && *error != NULL) g_dbus_error_strip_remote_error(*error);
     return reply;
 }
@@ -280,10 +340,8 @@ char *csecretservice_open_session(SecretService *service, const guint8 *public_k
 void csecretservice_close_session(SecretService *service, const char *session) {
     /* No callback: sent without waiting for (or asking for) an answer. */
     GDBusProxy *proxy = G_DBUS_PROXY(service);
-    char *to = destination(proxy);
-    g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), to, session,
+    g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), destination(proxy), session,
                            "org.freedesktop.Secret.Session", "Close", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL, NULL);
-    g_free(to);
 }
 
 GVariant *csecretservice_get_secrets(SecretService *service, const char *const *items, gsize count, const char *session,

@@ -37,7 +37,7 @@ public final class SecretServiceStore: CredentialStore {
         csecretservice_watch(cancellable)
         csecretservice_arm(timeoutSeconds)
         var error: UnsafeMutablePointer<GError>?
-        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
+        guard let service = csecretservice_connect(cancellable, &error) else {
             var reason = take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds) ?? "no answer"
             // GLib's words for it ("Cannot autolaunch D-Bus without X11 $DISPLAY") say what it tried last.
             if SystemIO.environment("DBUS_SESSION_BUS_ADDRESS") == nil,

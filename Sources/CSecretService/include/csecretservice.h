@@ -13,6 +13,12 @@ void csecretservice_silence_glib(void);
 void csecretservice_watch(GCancellable *cancellable);
 /* Sets the deadline `seconds` from now: called before each synchronous call. */
 void csecretservice_arm(unsigned int seconds);
+/* The Secret Service on the session bus, as a proxy of the unique name that owns it now
+   (started by D-Bus activation if no one does): every call goes to that process, never to
+   one that takes the name over later. Two bus calls (Hello, GetNameOwner), where libsecret's
+   secret_service_get_sync made nine (three AddMatch, StartServiceByName, the service's
+   properties); or NULL with *error set. */
+SecretService *csecretservice_connect(GCancellable *cancellable, GError **error);
 /* Restarts the clock armed last whenever the service (or the bus) answers a call. */
 void csecretservice_count_answers(SecretService *service);
 

@@ -285,6 +285,12 @@ final class PrivateSessionBus {
         keyringPID = try waitForSecretService { $0 != nil }
     }
 
+    /// Waits for the keyring the bus started on demand (D-Bus activation) to own the
+    /// Secret Service's name, and stops it with the bus.
+    func adoptStartedKeyring() throws {
+        keyringPID = try waitForSecretService { $0 != nil }
+    }
+
     /// Stops the keyring daemon and starts it again unlocked: the only way to unlock a
     /// collection without someone answering a prompt.
     func restartKeyring() throws {
