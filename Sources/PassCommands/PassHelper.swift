@@ -148,7 +148,10 @@ public struct ApproveKeysCommand: ParsableCommand {
             is, and after a .gpg-id for git/ names another key (pass init, or a sync that \
             brought one), or the store moved, store refuses until you check the keys and \
             run this command. It shows every \
-            .gpg-id that applies to git/ and its keys, and approves them all. The approved \
+            .gpg-id that applies to git/ and its keys, and approves them all, each as the \
+            one key gpg finds for its name now (shown by fingerprint): pass is given that \
+            fingerprint, so a key imported later whose user ID also matches the name is \
+            never encrypted to, and a name that matches several keys is refused. The approved \
             keys are kept in $XDG_CONFIG_HOME/git-credential-pass/approved-keys, outside \
             the store. Setting PASSWORD_STORE_KEY (which pass then uses instead of any \
             .gpg-id) needs no approval.

@@ -7,16 +7,51 @@ import CredentialCore
 /// So a store encrypts only to what was approved: the first store in a password store
 /// approves its `.gpg-id` as it is, and any change after that waits for `approve-keys`.
 ///
+/// A key is approved as the one key gpg found for its name then, and pass gets that key's
+/// fingerprint, never the name: a key imported later whose user ID also matches the name
+/// (someone else's `alice@example.com`, or a short key ID that collides) is not encrypted
+/// to. A name that matches several keys is refused: gpg would choose among them itself.
+///
 /// The file ($XDG_CONFIG_HOME/git-credential-pass/approved-keys, 0600, never in the
 /// store) has one line per `.gpg-id`: the store's real path, the file's path in the store
-/// and its keys, tab-separated. Each is kept as its bytes are (`exact`): two names that
-/// differ in a byte are two names, for pass and gpg as here.
+/// and its keys (`NAME=FINGERPRINT`, or the fingerprint alone when that is the name),
+/// tab-separated. Each is kept as its bytes are (`exact`): two names that differ in a byte
+/// are two names, for pass and gpg as here.
 public struct ApprovedKeys {
     public let file: String
     /// The password store's real path (`exact`): the same store under another name is the same.
     let store: String
     /// That path as the file system takes it.
     let storePath: String
+    /// gpg as pass runs it, to find the key a name stands for.
+    let pass: PassProgram
+
+    /// One key a `.gpg-id` names, as approved: the name (`exact`) and the fingerprint of
+    /// the key gpg found for it then; none yet when it was approved by an earlier release
+    /// or by a sync whose gpg did not know it (the next store finds it).
+    public struct Key: Equatable {
+        public let name: String
+        public var fingerprint: String?
+
+        /// What pass gets to encrypt to.
+        var pinned: String { fingerprint ?? name }
+        var description: String { fingerprint == nil || fingerprint == name ? name : "\(name) (\(fingerprint!))" }
+        /// In the file: `NAME=FINGERPRINT`, or the name alone (`exact` writes `=` as %3D).
+        var field: String { fingerprint == nil || fingerprint == name ? name : name + "=" + fingerprint! }
+
+        init(name: String, fingerprint: String?) {
+            self.name = name
+            self.fingerprint = fingerprint
+        }
+
+        init(field: Substring) {
+            if let equals = field.firstIndex(of: "="), ApprovedKeys.isFingerprint(field[field.index(after: equals)...]) {
+                self.init(name: String(field[..<equals]), fingerprint: String(field[field.index(after: equals)...]))
+            } else {
+                self.init(name: String(field), fingerprint: ApprovedKeys.isFingerprint(field) ? String(field) : nil)
+            }
+        }
+    }
 
     public init(store directory: String) throws {
         guard let config = SystemIO.environment("XDG_CONFIG_HOME").flatMap({ $0.hasPrefix("/") ? $0 : nil })
@@ -27,15 +62,17 @@ public struct ApprovedKeys {
         file = config + "/git-credential-pass/approved-keys"
         storePath = Subprocess.realPath(directory) ?? directory
         store = Self.exact(storePath.utf8)
+        pass = PassProgram(directory: directory)
     }
 
     /// A name as its bytes are, in text that compares byte for byte (Swift compares
     /// strings by what they mean: an é composed and an e with an accent after it are equal)
-    /// and shows what is hidden: every byte that is not printable ASCII, and `%`, as %XX.
+    /// and shows what is hidden: every byte that is not printable ASCII, space, `%` and
+    /// `=` (which separate a name from its fingerprint in the file) as %XX.
     static func exact<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var text = ""
         for byte in bytes {
-            if byte < 0x20 || byte >= 0x7F || byte == 0x25 {
+            if byte <= 0x20 || byte >= 0x7F || byte == 0x25 || byte == 0x3D {
                 text += "%" + Hex.encode([byte]).uppercased()
             } else {
                 text.unicodeScalars.append(Unicode.Scalar(byte))
@@ -48,25 +85,23 @@ public struct ApprovedKeys {
     /// do gpg_id="${gpg_id%%#*}"; [[ -n $gpg_id ]] || continue`): lines ended by a line
     /// feed (bash drops NUL bytes, and an unterminated last line), all from the first `#`
     /// on removed, then spaces and tabs at both ends (pass leaves those before a comment;
-    /// gpg, given `KEY `, finds no key that `KEY` would not). Sorted: their order does not
-    /// change whom an entry is encrypted to.
-    public static func keys(in bytes: [UInt8]) -> [String] {
-        Set(rawKeys(in: bytes).map { exact($0) }).sorted()
-    }
-
-    static func rawKeys(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    /// gpg, given `KEY `, finds no key that `KEY` would not). Each name `exact`, with its
+    /// bytes; sorted, one of each: their order does not change whom an entry is encrypted to.
+    public static func names(in bytes: [UInt8]) -> [(name: String, bytes: ArraySlice<UInt8>)] {
         var lines = bytes.filter { $0 != 0 }.split(separator: 0x0A, omittingEmptySubsequences: false)
         lines.removeLast()  // after the last line feed: pass's loop never reads it
-        return lines.compactMap { line -> ArraySlice<UInt8>? in
+        let keys = lines.compactMap { line -> ArraySlice<UInt8>? in
             var key = line.prefix { $0 != 0x23 }.drop { $0 == 0x20 || $0 == 0x09 }
             while key.last == 0x20 || key.last == 0x09 { key.removeLast() }
             return key.isEmpty ? nil : key
         }
+        let named = Dictionary(keys.map { (exact($0), $0) }, uniquingKeysWith: { first, _ in first })
+        return named.keys.sorted().map { ($0, named[$0]!) }
     }
 
-    /// What the `.gpg-id` at `relative` (a path in the store) names, read now.
-    func keys(of relative: String) throws -> [String] {
-        Self.keys(in: try bytes(of: relative))
+    /// The names alone, as text (for gpg: doctor's look for a secret key).
+    public static func texts(in bytes: [UInt8]) -> [String] {
+        names(in: bytes).compactMap { String(validating: $0.bytes, as: UTF8.self) }
     }
 
     /// The file itself. One that cannot be read whole is refused: pass would read what
@@ -81,50 +116,82 @@ public struct ApprovedKeys {
     }
 
     /// This store's approved `.gpg-id` files and their keys.
-    func approved() throws -> [String: [String]] {
+    func approved() throws -> [String: [Key]] {
         try lines().filter { $0.store == store }.reduce(into: [:]) { $0[$1.relative] = $1.keys }
     }
 
-    /// Refuses to encrypt to the `.gpg-id` at `relative` when it names a key that was not
-    /// approved for it (or, for a `.gpg-id` new there, for the nearest approved one above,
-    /// which decided until it came). Fewer keys than approved need no one's approval, and
-    /// become what is approved. Approves it when nothing of this store was approved yet.
-    /// Returns the keys as pass would read them, for the store to give pass itself
-    /// (PASSWORD_STORE_KEY): pass then never reads the file again, and a sync tool that
-    /// rewrites it between this check and pass's read (attack finding: 13 stores of 30)
-    /// changes nothing.
-    public func check(_ relative: String) throws -> [String] {
-        let name = Self.exact(relative.utf8), bytes = try bytes(of: relative)
-        let now = Self.keys(in: bytes), approvals = try approved()
-        let pinned = try Self.rawKeys(in: bytes).map { key in
-            // PASSWORD_STORE_KEY is split at white space, and each word expanded as a file name pattern.
-            guard let text = String(validating: key, as: UTF8.self), !key.contains(where: { " \t\n*?[".utf8.contains($0) }) else {
-                throw HelperError(.failure, "\(store)/\(name) names a key as \(Self.exact(key)), which pass would not pass to gpg unchanged here",
-                                  fix: "name each key by its fingerprint (gpg --list-keys --with-colons shows it)")
-            }
-            return text
+    /// A fingerprint (40 hex digits, or 64 for a v5 key), optionally as `0x…` or `…!`:
+    /// a name gpg matches to one key only, which pass may get as it is.
+    static func isFingerprint(_ text: Substring) -> Bool {
+        var digits = text.hasPrefix("0x") ? text.dropFirst(2) : text
+        if digits.hasSuffix("!") { digits = digits.dropLast() }
+        return (digits.count == 40 || digits.count == 64) && digits.allSatisfy(\.isHexDigit)
+    }
+
+    /// The fingerprint of the one key gpg finds for the name `bytes` in the `.gpg-id`
+    /// at `relative` (a fingerprint stands for itself).
+    func fingerprint(of bytes: ArraySlice<UInt8>, named name: String, in relative: String) throws -> String {
+        let place = "\(store)/\(Self.exact(relative.utf8))"
+        guard let text = String(validating: bytes, as: UTF8.self), !text.hasPrefix("-") else {
+            throw HelperError(.failure, "\(place) names a key as \(name), which is no name gpg takes",
+                              fix: "name each key by its fingerprint (gpg --list-keys --with-colons shows it)")
         }
-        guard !pinned.isEmpty else {
+        if Self.isFingerprint(text[...]) { return text }
+        guard !text.hasSuffix("!") else {
+            throw HelperError(.failure, "\(place) names a subkey as \(name)", fix: "name it by its whole fingerprint, with the !")
+        }
+        let found = try pass.encryptionKeys(named: text)
+        guard found.count == 1 else {
+            throw found.isEmpty
+                ? HelperError(.failure, "gpg has no key to encrypt to for \(name), which \(place) names",
+                              fix: "import the key (gpg --import), or correct the .gpg-id")
+                : HelperError(.failure, "\(name), which \(place) names, matches \(found.count) keys that can encrypt (\(found.joined(separator: ", "))), and gpg would choose among them itself",
+                              fix: "name the key by its fingerprint in the .gpg-id (pass init -p \(PassEntry.root) FINGERPRINT)")
+        }
+        return found[0]
+    }
+
+    /// Refuses to encrypt to the `.gpg-id` at `relative` (a path in the store) when it
+    /// names a key that was not approved for it (or, for a `.gpg-id` new there, for the
+    /// nearest approved one above, which decided until it came). Fewer keys than approved
+    /// need no one's approval, and become what is approved. Approves it when nothing of
+    /// this store was approved yet. Returns the fingerprints of the approved keys, for the
+    /// store to give pass itself (PASSWORD_STORE_KEY): pass then never reads the file again
+    /// (a sync tool rewriting it between this check and pass's read got 13 stores of 30
+    /// encrypted to its key), nor asks gpg for a name (which a key imported since could match).
+    public func check(_ relative: String) throws -> [String] {
+        let name = Self.exact(relative.utf8), named = Self.names(in: try bytes(of: relative))
+        let now = named.map(\.name), approvals = try approved()
+        guard !named.isEmpty else {
             throw HelperError(.failure, "\(store)/\(name) names no key", fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
         }
-        guard !approvals.isEmpty else {
+        let before: [Key]
+        if approvals.isEmpty {
             // The first use of all approves; a store new to a record of others' (or one
             // moved: its path changed) waits for approve-keys.
             guard try lines().isEmpty else {
                 throw HelperError(.failure, "\(store) is a password store whose keys you never approved (a new one, or one that moved), and \(name) names \(Self.list(now))",
                                   fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
             }
-            try record([name: now])
-            Trace.note("approved the keys of \(name) in \(store) on first use: \(Self.list(now))")
-            return pinned
+            before = []
+        } else {
+            let added = Self.unapproved(now, of: name, in: approvals)
+            guard added.isEmpty else {
+                throw HelperError(.failure, problem(name, added, approvals) + ", so a store would encrypt your password to a key you did not approve",
+                                  fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+            }
+            before = approvals[name] ?? Self.inherited(name, from: approvals) ?? []
         }
-        let added = Self.unapproved(now, of: name, in: approvals)
-        guard added.isEmpty else {
-            throw HelperError(.failure, problem(name, added, approvals) + ", so a store would encrypt your password to a key you did not approve",
-                              fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+        // Each key as it was approved; found now when it never was (see Key).
+        let keys = try named.map { key in
+            if let approved = before.first(where: { $0.name == key.name && $0.fingerprint != nil }) { return approved }
+            return Key(name: key.name, fingerprint: try fingerprint(of: key.bytes, named: key.name, in: relative))
         }
-        if approvals[name] != now { try record(approvals.merging([name: now]) { $1 }) }
-        return pinned
+        if approvals[name] != keys {
+            try record(approvals.merging([name: keys]) { $1 })
+            if approvals.isEmpty { Trace.note("approved the keys of \(name) in \(store) on first use: \(Self.list(keys))") }
+        }
+        return keys.map(\.pinned)
     }
 
     /// For doctor: what is not approved among the store's `.gpg-id` files, one line each.
@@ -134,25 +201,30 @@ public struct ApprovedKeys {
             return try lines().isEmpty ? [] : ["\(store) is a password store whose keys you never approved (a new one, or one that moved)"]
         }
         return try relatives.compactMap { relative in
-            let name = Self.exact(relative.utf8), added = Self.unapproved(try keys(of: relative), of: name, in: approvals)
+            let name = Self.exact(relative.utf8)
+            let added = Self.unapproved(Self.names(in: try bytes(of: relative)).map(\.name), of: name, in: approvals)
             return added.isEmpty ? nil : problem(name, added, approvals)
         }
     }
 
-    func problem(_ name: String, _ added: [String], _ approvals: [String: [String]]) -> String {
-        approvals[name] == nil ? "\(store)/\(name) is a .gpg-id you never approved, and it names \(Self.list(added))"
-            : "the keys in \(store)/\(name) changed since you approved them: it now also names \(Self.list(added))"
+    func problem(_ name: String, _ added: [String], _ approvals: [String: [Key]]) -> String {
+        approvals[name] == nil ? "\(store)/\(name) is a .gpg-id you never approved, and it names \(added.joined(separator: ", "))"
+            : "the keys in \(store)/\(name) changed since you approved them: it now also names \(added.joined(separator: ", "))"
     }
 
-    /// Those of `keys` approved neither for the `.gpg-id` at `name` nor, when it is new,
-    /// for the nearest approved one above it.
-    static func unapproved(_ keys: [String], of name: String, in approvals: [String: [String]]) -> [String] {
+    /// Those of `names` approved neither for the `.gpg-id` at `name` nor, when it is new,
+    /// for the nearest approved one above it. A key's fingerprint is its name too: the
+    /// fix for a name that matches several keys is the fingerprint of the one approved.
+    static func unapproved(_ names: [String], of name: String, in approvals: [String: [Key]]) -> [String] {
         let before = approvals[name] ?? inherited(name, from: approvals) ?? []
-        return keys.filter { !before.contains($0) }
+        func plain(_ text: String) -> String { (text.hasPrefix("0x") ? String(text.dropFirst(2)) : text).uppercased() }
+        return names.filter { key in
+            !before.contains { $0.name == key || ($0.fingerprint.map(plain) == plain(key) && isFingerprint(key[...])) }
+        }
     }
 
     /// The keys approved for the nearest `.gpg-id` above `relative`.
-    static func inherited(_ relative: String, from approvals: [String: [String]]) -> [String]? {
+    static func inherited(_ relative: String, from approvals: [String: [Key]]) -> [Key]? {
         var directory = PrivateFiles.directory(of: relative)
         while directory != "." {
             directory = PrivateFiles.directory(of: directory)
@@ -163,9 +235,17 @@ public struct ApprovedKeys {
     }
 
     /// Approves what the store's `.gpg-id` files name now (see `PassCredentialStore.gpgIDs`),
-    /// in place of what was approved for it before.
-    public func approve(_ relatives: [String]) throws -> [(name: String, keys: [String])] {
-        let now = try relatives.map { (name: Self.exact($0.utf8), keys: try keys(of: $0)) }
+    /// in place of what was approved for it before, each key as the one gpg finds for its
+    /// name now. `finding: false` (sync) leaves a name gpg finds no single key for to the
+    /// next store; else it is refused, and nothing approved.
+    @discardableResult
+    public func approve(_ relatives: [String], finding: Bool = true) throws -> [(name: String, keys: [Key])] {
+        let now = try relatives.map { relative in
+            (name: Self.exact(relative.utf8), keys: try Self.names(in: try bytes(of: relative)).map { key in
+                Key(name: key.name, fingerprint: finding ? try fingerprint(of: key.bytes, named: key.name, in: relative)
+                    : try? fingerprint(of: key.bytes, named: key.name, in: relative))
+            })
+        }
         try record(Dictionary(now.map { ($0.name, $0.keys) }, uniquingKeysWith: { first, _ in first }))
         return now
     }
@@ -175,15 +255,19 @@ public struct ApprovedKeys {
     /// comes in is checked.
     func approveIfNoneYet(_ relatives: [String]) throws {
         guard try lines().isEmpty, !relatives.isEmpty else { return }
-        let approved = try approve(relatives)
+        let approved = try approve(relatives, finding: false)
         Trace.note("approved the keys of \(approved.map(\.name).joined(separator: ", ")) in \(store) before syncing")
     }
 
     /// Whether anything was ever approved here (else the first store approves).
     public var approvedAny: Bool { get throws { try !lines().isEmpty } }
 
-    public static func list(_ keys: [String]) -> String {
-        keys.isEmpty ? "no key" : keys.joined(separator: ", ")
+    static func list(_ names: [String]) -> String {
+        names.isEmpty ? "no key" : names.joined(separator: ", ")
+    }
+
+    public static func list(_ keys: [Key]) -> String {
+        list(keys.map(\.description))
     }
 
     // MARK: The file
@@ -191,7 +275,7 @@ public struct ApprovedKeys {
     struct Line: Equatable {
         let store: String
         let relative: String
-        let keys: [String]
+        let keys: [Key]
     }
 
     /// Every line of the file; none when there is no file yet. One another user could
@@ -205,18 +289,18 @@ public struct ApprovedKeys {
         }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#") else { return nil }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 2 else { return nil }
-            return Line(store: fields[0], relative: fields[1], keys: Array(fields.dropFirst(2)))
+            return Line(store: String(fields[0]), relative: String(fields[1]), keys: fields.dropFirst(2).map(Key.init(field:)))
         }
     }
 
     /// Replaces this store's lines by `approvals`; other stores' lines stay.
-    func record(_ approvals: [String: [String]]) throws {
+    func record(_ approvals: [String: [Key]]) throws {
         let kept = try lines().filter { $0.store != store }
         let added = approvals.keys.sorted().map { Line(store: store, relative: $0, keys: approvals[$0] ?? []) }
-        let text = "# The keys git-credential-pass may encrypt to, per .gpg-id: store, file in it, keys (git-credential-pass approve-keys)\n"
-            + (kept + added).map { ([$0.store, $0.relative] + $0.keys).joined(separator: "\t") + "\n" }.joined()
+        let text = "# The keys git-credential-pass may encrypt to, per .gpg-id: store, file in it, keys as NAME=FINGERPRINT (git-credential-pass approve-keys)\n"
+            + (kept + added).map { ([$0.store, $0.relative] + $0.keys.map(\.field)).joined(separator: "\t") + "\n" }.joined()
         try PrivateFiles.replace(file, contents: Array(text.utf8))
     }
 }

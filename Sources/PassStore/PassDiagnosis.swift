@@ -25,7 +25,7 @@ public enum PassDiagnosis {
             return checks + [HealthCheck(.fail, "password store", "\(directory) has no .gpg-id for \(PassEntry.root)/",
                                          fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
         }
-        let keys = ApprovedKeys.keys(in: SystemIO.readFile(recipients, limit: 1 << 16) ?? [])
+        let keys = ApprovedKeys.texts(in: SystemIO.readFile(recipients, limit: 1 << 16) ?? [])
         checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
         checks.append(approval(directory))
         checks.append(secretKey(among: keys))
@@ -55,7 +55,7 @@ public enum PassDiagnosis {
 
     /// Whether one of the recipients is a key this user holds the secret of.
     static func secretKey(among keys: [String]) -> HealthCheck {
-        guard let result = Subprocess.run("gpg", ["--batch", "--list-secret-keys", "--with-colons"] + keys, input: [],
+        guard let result = Subprocess.run("gpg", ["--batch", "--list-secret-keys", "--with-colons", "--"] + keys, input: [],
                                           timeoutSeconds: PassProgram.timeoutSeconds), result.succeeded,
               result.outputText.split(separator: "\n").contains(where: { $0.hasPrefix("sec:") }) else {
             return HealthCheck(.fail, "gpg key", "none of the keys git's entries are encrypted to has its secret key here, so nothing stored can be read back",

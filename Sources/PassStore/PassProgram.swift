@@ -118,17 +118,11 @@ public struct PassProgram: Sendable {
     public func show(_ name: String) throws -> Decrypted {
         let file = directory + "/" + name + ".gpg"
         guard PrivateFiles.exists(file) else { return .missing }
-        let program = Subprocess.which("gpg2") != nil ? "gpg2" : "gpg"
-        let options = environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
-        Trace.note("running \(program) to decrypt \(Trace.quoted(name))")
+        Trace.note("running gpg to decrypt \(Trace.quoted(name))")
         // --max-output: gpg stops at a credential's size, so a small entry that decompresses
         // to a gigabyte (someone else's, synced in) costs milliseconds, not a minute.
-        guard let result = Subprocess.run(program, ["-d"] + options + ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to",
-                                                    "--max-output", String(Self.largestEntry), file],
-                                          input: [], limit: Self.largestEntry, environment: environment,
-                                          timeoutSeconds: Self.timeoutSeconds) else {
-            throw Self.missing(program)
-        }
+        let result = try gpg(["-d"], ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to",
+                                      "--max-output", String(Self.largestEntry), file], limit: Self.largestEntry)
         if result.timedOut {
             throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting)",
                               fix: "run pass show \(name) in a terminal to see what waits, or restart the agent: gpgconf --kill gpg-agent")
@@ -144,6 +138,42 @@ public struct PassProgram: Sendable {
         case .keyNotUsable where status.keywords.contains("DECRYPTION_FAILED"): throw Self.needsPassphrase(name)
         case .keyNotUsable: throw HelperError(.failure, "pass cannot show \(name): \(Self.reason(result))", fix: "run pass show \(name) to see gpg's whole message")
         }
+    }
+
+    /// gpg run as pass runs it: gpg2 when there is one, `command` first, then pass's
+    /// options (PASSWORD_STORE_GPG_OPTS: a --homedir or --keyring there is one pass uses)
+    /// and ours, then `arguments`.
+    func gpg(_ command: [String], _ arguments: [String], limit: Int = 1 << 20) throws -> Subprocess.Result {
+        let program = Subprocess.which("gpg2") != nil ? "gpg2" : "gpg"
+        let options = environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
+        guard let result = Subprocess.run(program, command + options + arguments, input: [], limit: limit,
+                                          environment: environment, timeoutSeconds: Self.timeoutSeconds) else {
+            throw Self.missing(program)
+        }
+        return result
+    }
+
+    /// The fingerprints of the keys gpg would consider for `-r NAME` and could encrypt to:
+    /// the primary keys it lists for the name that are not revoked, expired, disabled or
+    /// invalid and have an encryption subkey.
+    public func encryptionKeys(named name: String) throws -> [String] {
+        let result = try gpg(["--with-colons", "--fixed-list-mode", "--list-keys"], ["--", name])
+        guard !result.timedOut else {
+            throw HelperError(.unavailable, "gpg did not list the keys named \(name) within \(Int(Self.timeoutSeconds)) seconds",
+                              fix: "run gpg --list-keys \(name) in a terminal to see what waits")
+        }
+        // Each key's `pub` line is followed by its `fpr` line (field 10: the fingerprint);
+        // `pub` field 2 is the key's validity, field 12 what the whole key can do.
+        var found: [String] = [], previous: [Substring] = []
+        for line in String(decoding: result.output, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            if fields.first == "fpr", fields.count > 9, previous.first == "pub", previous.count > 11,
+               !["i", "d", "r", "e"].contains(previous[1]), previous[11].contains("E") {
+                found.append(String(fields[9]))
+            }
+            previous = fields
+        }
+        return found
     }
 
     static func needsPassphrase(_ name: String) -> HelperError {

@@ -240,9 +240,8 @@ import Testing
         try refused("\(mine)\n" + String(repeating: "#", count: 70_000) + "\n\(other)\n", "cannot read \(root) (or it is over 64 KiB)")
         try refused("\u{A0}\(mine)\n", "it now also names %C2%A0\(mine)")
         try refused("\(mine)\u{0B}\(mine)\n", "it now also names \(mine)%0B\(mine)")
-        // pass gets the keys checked (PASSWORD_STORE_KEY), which it splits at spaces: a key
-        // named with one (a person's name) is refused, with the fix.
-        try refused("Tester <tester@example.com>\n", "names a key as Tester <tester@example.com>, which pass would not pass to gpg unchanged here. Fix: name each key by its fingerprint")
+        // A name with spaces is a name like any other (pass gets fingerprints, never names).
+        try refused("Tester <tester@example.com>\n", "it now also names Tester%20<tester@example.com>")
         try "\(mine)\n".write(toFile: root, atomically: true, encoding: .utf8)
 
         let shared = store.sandbox.root + "/shared"
@@ -306,6 +305,52 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: store.storeDirectory, withDestinationPath: moved)
         let result = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=p2"))
         #expect(result.exitCode == 1 && result.stderrText.contains("\(moved) is a password store whose keys you never approved (a new one, or one that moved)"), "\(result)")
+    }
+
+    /// Attack finding (stop 20, left open then): gpg matches a .gpg-id's name to keys by
+    /// user ID (and short key IDs collide), so a key imported and trusted later that also
+    /// matched, someone else's tester@example.com, got every password stored after. A name
+    /// is now approved as the one key gpg found for it then, and pass gets that key's
+    /// fingerprint; a name that matches several keys when it is approved is refused.
+    @Test func aNameStaysTheKeyItWasWhenApproved() throws {
+        let store = try PasswordStore()
+        let approvals = store.sandbox.root + "/config/git-credential-pass/approved-keys"
+        try "tester@example.com\n".write(toFile: store.storeDirectory + "/.gpg-id", atomically: true, encoding: .utf8)
+        try store.helper.storeAll(alice)
+        let record = try String(contentsOfFile: approvals, encoding: .utf8)
+        #expect(record.contains("\t.gpg-id\ttester@example.com=\(store.keys[0])\n"), "\(record)")
+
+        let impostor = try store.makeKey("Impostor <tester@example.com>")
+        try store.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=after"))
+        func encryptionKeyID(_ fingerprint: String) throws -> String {
+            let listing = try store.gpg(["--batch", "--with-colons", "--list-keys", fingerprint]).stdoutLines
+            return String(try #require(listing.first { $0.hasPrefix("sub:") }).split(separator: ":")[4])
+        }
+        let packets = try store.gpg(["--batch", "--list-packets", store.storeDirectory + "/git/https/git.example/alice.gpg"])
+        let recipients = packets.stdoutLines.filter { $0.hasPrefix(":pubkey enc packet:") }
+        let mine = try encryptionKeyID(store.keys[0]), theirs = try encryptionKeyID(impostor)
+        #expect(recipients.count == 1 && recipients[0].hasSuffix("keyid \(mine)") && !packets.stdoutText.contains(theirs), "\(packets)")
+
+        // Approving again finds two keys for the name: refused, and the approval kept.
+        let again = try store.helper("approve-keys")
+        #expect(again.exitCode == 1 && again.stderrLines.count == 1 && again.stderrText.contains(
+            "tester@example.com, which \(store.storeDirectory)/.gpg-id names, matches 2 keys that can encrypt (\(store.keys[0]), \(impostor))"), "\(again)")
+        #expect(try String(contentsOfFile: approvals, encoding: .utf8) == record)
+
+        // The fix it gives: the approved key by its fingerprint, for git/. No approval
+        // needed: that is the key approved.
+        try store.expectSuccess(store.pass(["init", "--path=git", store.keys[0]]))
+        try store.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=fixed"))
+        #expect(try store.helper.password(for: request) == "fixed")
+
+        // An approval of an earlier release names keys without fingerprints: the next store
+        // looks the key up, here finds two, and refuses.
+        #expect(unlink(store.storeDirectory + "/git/.gpg-id") == 0)
+        try record.replacingOccurrences(of: "=\(store.keys[0])", with: "").write(toFile: approvals, atomically: true, encoding: .utf8)
+        let ambiguous = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=later"))
+        #expect(ambiguous.exitCode == 1 && ambiguous.stderrText.contains("matches 2 keys that can encrypt")
+                && ambiguous.stderrText.contains("Fix: name the key by its fingerprint in the .gpg-id"), "\(ambiguous)")
+        #expect(try store.helper.password(for: request) == "fixed")
     }
 
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is
