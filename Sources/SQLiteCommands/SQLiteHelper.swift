@@ -288,9 +288,9 @@ struct PasswdCommand: ParsableCommand {
     func run() throws {
         let settings = try options.managedSettings()
         let location = try settings.location
-        try StoreAdministration.changePassphrase(location, current: settings.passphrase,
-                                                 new: PassphraseSource(fd: newPassphraseFD, option: "--new-passphrase-fd"), cost: scrypt.cost)
-        SystemIO.writeAll(2, "changed the passphrase of \(location.database), with a new key: the old passphrase opens nothing stored from now on, even with an old copy of the store\n")
+        let new = PassphraseSource(fd: newPassphraseFD, option: "--new-passphrase-fd", gracePeriod: settings.passphrase.gracePeriod)
+        let unlocked = try StoreAdministration.changePassphrase(location, current: settings.passphrase, new: new, cost: scrypt.cost)
+        SystemIO.writeAll(2, "changed the passphrase of \(location.database), with a new key: the old passphrase opens nothing stored from now on, even with an old copy of the store\(unlocked)\n")
     }
 }
 

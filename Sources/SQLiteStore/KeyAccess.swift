@@ -55,19 +55,22 @@ enum KeyAccess {
     /// grace period, so that the `store` git sends after a successful fetch does not ask
     /// again. A key cached already (an `unlock`, perhaps longer) is left as it is; a
     /// keyring that cannot be used leaves the store locked, as before.
-    static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) {
-        guard period.seconds > 0 else { return }
+    /// Returns whether it kept it now.
+    @discardableResult
+    static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) -> Bool {
+        guard period.seconds > 0 else { return false }
         let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
-        if KernelKeyring.read(description: description) != nil { return }
+        if KernelKeyring.read(description: description) != nil { return false }
         do {
             if try keep(key, of: database, location: location, for: period) {
                 Trace.note("kept the key in the kernel keyring \(period.phrase) (the grace period)")
-            } else {
-                Trace.note("did not keep the key: the store was re-keyed while its passphrase was asked")
+                return true
             }
+            Trace.note("did not keep the key: the store was re-keyed while its passphrase was asked")
         } catch {
             Trace.note("could not keep the key for the grace period: \(error)")
         }
+        return false
     }
 
     /// Caches `key` in the kernel keyring for `period`; false (nothing cached) when a

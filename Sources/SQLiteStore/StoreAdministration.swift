@@ -24,7 +24,7 @@ public enum StoreAdministration {
             let oldKey = try KeyAccess.dataKey(of: existing, location: location, passphrase: .init())
             let store = SQLiteCredentialStore(location: location, database: existing, key: oldKey)
             let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
-            return try convert(store, oldKey: oldKey.bytes, passphrase: phrase, cost: cost, otherStores: otherStores)
+            return try convert(store, oldKey: oldKey.bytes, passphrase: phrase, typed: passphrase, cost: cost, otherStores: otherStores)
         }
         let phrase = try passphrase.readNew(prompt: "New passphrase for \(location.database): ")
         var database = try StoreDatabase.open(location.database, create: true)!
@@ -38,18 +38,29 @@ public enum StoreAdministration {
             throw HelperError(.failure, "another process created \(location.database) at the same time", fix: "run the command again")
         }
         return "created \(location.database), protected by the passphrase"
+            + keptUnlocked(UnlockedKey(bytes: key, keys: StoreKeys(dataKey: key, databaseID: databaseID)), of: database, location: location, typed: passphrase)
+    }
+
+    /// A new passphrase a person just typed (twice) leaves the store unlocked for the
+    /// grace period, as a passphrase typed for a get does: the first git operation after
+    /// init or passwd does not ask again (new-user finding, stop 20). What to add to the
+    /// message.
+    static func keptUnlocked(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, typed passphrase: PassphraseSource) -> String {
+        guard passphrase.asksAPerson, KeyAccess.keepForGracePeriod(key, of: database, location: location, for: passphrase.gracePeriod) else { return "" }
+        return "; unlocked \(passphrase.gracePeriod.phrase) (lock locks it now)"
     }
 
     /// Converts a key-file store to a passphrase: a NEW data key (whoever has a copy of
     /// the key file must not be able to read what is stored from now on), every record
     /// resealed under it in one transaction, then the old key file wiped unless another
     /// store still needs it.
-    static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], cost: UInt8,
+    static func convert(_ store: SQLiteCredentialStore, oldKey: [UInt8], passphrase: [UInt8], typed: PassphraseSource, cost: UInt8,
                         otherStores: [StoreLocation]) throws -> String {
         let location = store.location
         try rekey(store, passphrase: passphrase, cost: cost)
         let converted = "\(location.database) is now protected by the passphrase, with a new key"
         return converted + "; " + (try retire(key: oldKey, of: location, otherStores: otherStores))
+            + keptUnlocked(store.key, of: store.database, location: location, typed: typed)
     }
 
     /// Wipes the old key file of a converted store, unless another store may still need
@@ -124,14 +135,17 @@ public enum StoreAdministration {
 
     /// Changes the passphrase, and with it the data key (rekey): the old passphrase, with
     /// an old copy of the settings, opens nothing stored from now on.
-    public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws {
+    /// Returns what to add to the message (keptUnlocked).
+    public static func changePassphrase(_ location: StoreLocation, current: PassphraseSource, new: PassphraseSource, cost: UInt8 = PassphraseWrap.defaultCost) throws -> String {
         let database = try passphraseStore(location)
         let key = try KeyAccess.unwrap(database, location: location, asking: current,
                                        prompt: "Current passphrase for \(location.database): ", noOne: current.noOneToAsk)
         let newPhrase = try new.readNew(prompt: "New passphrase for \(location.database): ")
-        try rekey(SQLiteCredentialStore(location: location, database: database, key: key), passphrase: newPhrase, cost: cost)
+        let store = SQLiteCredentialStore(location: location, database: database, key: key)
+        try rekey(store, passphrase: newPhrase, cost: cost)
         // The old key, cached under the old database id, opens nothing any more.
         KernelKeyring.remove(description: description(database))
+        return keptUnlocked(store.key, of: store.database, location: location, typed: new)
     }
 
     /// Caches the unwrapped key in the kernel keyring for `timeout`.

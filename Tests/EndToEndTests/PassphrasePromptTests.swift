@@ -95,6 +95,30 @@ import Testing
         _ = try helper("lock")
     }
 
+    /// New-user finding (stop 20): init --passphrase and passwd left the store locked, so
+    /// the first git operation after them asked for the passphrase just typed twice. A
+    /// new passphrase a person types keeps the store unlocked for the grace period, as a
+    /// passphrase typed for a get does; one read from a descriptor (a script) keeps nothing.
+    @Test func aNewPassphraseTypedKeepsTheStoreUnlockedForTheGracePeriod() throws {
+        #expect(try kernelKeyTimeout() == nil, "init --passphrase-fd kept the key")
+        try withDescriptor.storeAll(Self.credential)
+        let newPhrase = "another passphrase, typed"
+        let changed = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["--db", database, "passwd", "--scrypt-cost", "10"],
+                                             answers: [phrase, newPhrase, newPhrase], stderrOnTerminal: true)
+        #expect(changed.code == 0 && changed.terminal.contains("even with an old copy of the store; unlocked for 5 minutes (lock locks it now)"), "\(changed)")
+        #expect(try ["5m", "4m"].contains(kernelKeyTimeout()))
+        let found = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["--db", database, "get"], input: Self.lookup, answers: [])
+        #expect(found.stdout.contains("alice-secret") && !found.terminal.contains("Passphrase for"), "\(found)")
+        _ = try helper("lock")
+
+        let fresh = sandbox.root + "/fresh.db"
+        let created = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["--db", fresh, "--grace-period", "1h", "init", "--passphrase", "--scrypt-cost", "10"],
+                                             answers: [phrase, phrase], stderrOnTerminal: true)
+        #expect(created.code == 0 && created.terminal.contains("created \(fresh), protected by the passphrase; unlocked for 1 hour (lock locks it now)"), "\(created)")
+        #expect(try ["1h", "59m"].contains(kernelKeyTimeout(of: fresh)))
+        _ = try sandbox.sqlite(["--db", fresh])("lock")
+    }
+
     /// An `unlock` keeps the key for as long as it said; a prompt does not happen then.
     @Test func unlockSaysHowLongAsAPersonReadsIt() throws {
         let unlocked = try withDescriptor("unlock", "--timeout", "8h")
@@ -261,17 +285,17 @@ import Testing
 
     // MARK: The kernel keyring, seen from outside
 
-    func keyDescription() throws -> String {
+    func keyDescription(of database: String? = nil) throws -> String {
         let sqlite3 = Sandbox.which("sqlite3") ?? "/usr/bin/sqlite3"
-        let id = try sandbox.run(sqlite3, ["-batch", database, "SELECT lower(hex(value)) FROM meta WHERE name = 'database_id'"])
+        let id = try sandbox.run(sqlite3, ["-batch", database ?? self.database, "SELECT lower(hex(value)) FROM meta WHERE name = 'database_id'"])
         return "git-credential-sqlite:" + id.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// What /proc/keys says of the store's cached key's time left ("5m" just after it was
     /// kept for 5 minutes, "4m" a moment later),
     /// nil when no key is cached.
-    func kernelKeyTimeout() throws -> String? {
-        let description = try keyDescription()
+    func kernelKeyTimeout(of database: String? = nil) throws -> String? {
+        let description = try keyDescription(of: database)
         let lines = String(decoding: contents(of: "/proc/keys") ?? [], as: UTF8.self).split(separator: "\n")
         guard let line = lines.first(where: { $0.hasSuffix(description + ": 32") }) else { return nil }
         return line.split(separator: " ", omittingEmptySubsequences: true)[3].description
