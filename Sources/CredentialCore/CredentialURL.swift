@@ -49,7 +49,7 @@ public enum CredentialURL {
         while index < part.endIndex {
             let byte = part[index]
             if byte == 0x25, index + 2 < part.endIndex,
-                let high = hexValue(part[index + 1]), let low = hexValue(part[index + 2])
+                let high = Hex.value(of: part[index + 1]), let low = Hex.value(of: part[index + 2])
             {
                 out.append(high << 4 | low)
                 index += 3
@@ -59,15 +59,6 @@ public enum CredentialURL {
             }
         }
         return Value(out)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -125,7 +125,9 @@ public struct ApprovedKeys {
     static func isFingerprint(_ text: Substring) -> Bool {
         var digits = text.hasPrefix("0x") ? text.dropFirst(2) : text
         if digits.hasSuffix("!") { digits = digits.dropLast() }
-        return (digits.count == 40 || digits.count == 64) && digits.allSatisfy(\.isHexDigit)
+        // ASCII digits only: Character.isHexDigit takes fullwidth ones too, which gpg
+        // would search user IDs for.
+        return (digits.utf8.count == 40 || digits.utf8.count == 64) && digits.utf8.allSatisfy { Hex.value(of: $0) != nil }
     }
 
     /// The fingerprint of the one key gpg finds for the name `bytes` in the `.gpg-id`

@@ -351,6 +351,12 @@ import Testing
         #expect(ambiguous.exitCode == 1 && ambiguous.stderrText.contains("matches 2 keys that can encrypt")
                 && ambiguous.stderrText.contains("Fix: name the key by its fingerprint in the .gpg-id"), "\(ambiguous)")
         #expect(try store.helper.password(for: request) == "fixed")
+
+        // Forty fullwidth Ａ look like a fingerprint to Swift's isHexDigit; to gpg they are
+        // a user ID to search for. A name, then: approving it finds no key.
+        try "\(String(repeating: "\u{FF21}", count: 40))\n".write(toFile: store.storeDirectory + "/.gpg-id", atomically: true, encoding: .utf8)
+        let fullwidth = try store.helper("approve-keys")
+        #expect(fullwidth.exitCode == 1 && fullwidth.stderrText.contains("gpg has no key to encrypt to for %EF%BC%A1%EF%BC%A1"), "\(fullwidth)")
     }
 
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is
