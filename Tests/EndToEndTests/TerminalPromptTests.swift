@@ -40,7 +40,8 @@ import Glibc
     }
 
     @Test func getAsksWhenLockedAndATerminalIsThere() throws {
-        _ = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
+        // Locked from the start: a passphrase typed keeps it unlocked for the grace period.
+        _ = try atTerminal(["--grace-period", "0", "init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
         // No grace period: the get must find the store locked again.
         let store = try atTerminal(["--grace-period", "0", "store"], input: Self.credential, answers: ["tty phrase"])
         #expect(store.code == 0)
@@ -82,7 +83,7 @@ import Glibc
     /// once, without "Passphrase for" on /dev/tty, and the store is not opened.
     @Test(arguments: ["0", "false", "No", "off", ""])
     func noTerminalPromptWhenGitTerminalPromptIsFalse(_ value: String) throws {
-        _ = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
+        _ = try atTerminal(["--grace-period", "0", "init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
         #expect(try atTerminal(["--grace-period", "0", "store"], input: Self.credential, answers: ["tty phrase"]).code == 0)
         let git = try sandbox.atTerminal(Sandbox.which("git") ?? "/usr/bin/git",
                                          ["-c", "credential.helper=" + BuiltProducts.sqliteHelper, "credential", "fill"],
@@ -100,7 +101,7 @@ import Glibc
 
     /// With the terminal forbidden, an askpass program is still asked, as git asks it.
     @Test func askpassStillAnswersWhenGitTerminalPromptIsFalse() throws {
-        _ = try atTerminal(["init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
+        _ = try atTerminal(["--grace-period", "0", "init", "--passphrase", "--scrypt-cost", "10"], answers: ["tty phrase", "tty phrase"])
         #expect(try atTerminal(["--grace-period", "0", "store"], input: Self.credential, answers: ["tty phrase"]).code == 0)
         let askpass = try sandbox.file("askpass", "#!/bin/sh\necho 'tty phrase'\n", mode: 0o700)
         let found = try atTerminal(["get"], input: Self.lookup, answers: [],
