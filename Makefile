@@ -233,7 +233,7 @@ FUZZ_TEST_SECONDS ?= 20
 FUZZ_DIR := .build/fuzz
 FUZZER := $(FUZZ_DIR)/fuzz-codec
 FUZZ_SOURCES := fuzz/FuzzCodec.swift Tests/CredentialCoreTests/CodecInvariants.swift \
-	$(addprefix Sources/CredentialCore/,Value.swift Credential.swift WireFormat.swift CredentialURL.swift SystemIO.swift BasicAuth.swift Base64.swift)
+	$(addprefix Sources/CredentialCore/,Value.swift Credential.swift WireFormat.swift CredentialURL.swift Hex.swift SystemIO.swift BasicAuth.swift Base64.swift)
 
 $(FUZZER): $(FUZZ_SOURCES)
 	mkdir -p $(FUZZ_DIR)

@@ -117,17 +117,17 @@ public struct ApprovedKeys {
 
     /// This store's approved `.gpg-id` files and their keys.
     func approved() throws -> [String: [Key]] {
-        try lines().filter { $0.store == store }.reduce(into: [:]) { $0[$1.relative] = $1.keys }
+        try (lines() ?? []).filter { $0.store == store }.reduce(into: [:]) { $0[$1.relative] = $1.keys }
     }
 
-    /// A fingerprint (40 hex digits, or 64 for a v5 key), optionally as `0x…` or `…!`:
-    /// a name gpg matches to one key only, which pass may get as it is.
+    /// A fingerprint (40 hex digits), optionally as `0x…` or `…!`: a name gpg matches to
+    /// one key only, which pass may get as it is. Not 64 digits (a v5 key's): gpg 2.2
+    /// searches user IDs for those (attack finding, stop 21). ASCII digits only:
+    /// Character.isHexDigit takes fullwidth ones too, which gpg would search user IDs for.
     static func isFingerprint(_ text: Substring) -> Bool {
         var digits = text.hasPrefix("0x") ? text.dropFirst(2) : text
         if digits.hasSuffix("!") { digits = digits.dropLast() }
-        // ASCII digits only: Character.isHexDigit takes fullwidth ones too, which gpg
-        // would search user IDs for.
-        return (digits.utf8.count == 40 || digits.utf8.count == 64) && digits.utf8.allSatisfy { Hex.value(of: $0) != nil }
+        return digits.utf8.count == 40 && digits.utf8.allSatisfy { Hex.value(of: $0) != nil }
     }
 
     /// The fingerprint of the one key gpg finds for the name `bytes` in the `.gpg-id`
@@ -171,7 +171,7 @@ public struct ApprovedKeys {
         if approvals.isEmpty {
             // The first use of all approves; a store new to a record of others' (or one
             // moved: its path changed) waits for approve-keys.
-            guard try lines().isEmpty else {
+            guard try lines() == nil else {
                 throw HelperError(.failure, "\(store) is a password store whose keys you never approved (a new one, or one that moved), and \(name) names \(Self.list(now))",
                                   fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
             }
@@ -187,7 +187,12 @@ public struct ApprovedKeys {
         // Each key as it was approved; found now when it never was (see Key).
         let keys = try named.map { key in
             if let approved = before.first(where: { $0.name == key.name && $0.fingerprint != nil }) { return approved }
-            return Key(name: key.name, fingerprint: try fingerprint(of: key.bytes, named: key.name, in: relative))
+            let found = Key(name: key.name, fingerprint: try fingerprint(of: key.bytes, named: key.name, in: relative))
+            // Approved by name alone before (an earlier release, a sync): say which key it is now.
+            if before.contains(where: { $0.name == key.name }), found.fingerprint != key.name {
+                SystemIO.writeAll(2, "git-credential-pass: note: \(key.name), approved in \(store)/\(name) by name, is now the key \(found.fingerprint ?? "")\n")
+            }
+            return found
         }
         if approvals[name] != keys {
             try record(approvals.merging([name: keys]) { $1 })
@@ -200,7 +205,7 @@ public struct ApprovedKeys {
     public func problems(_ relatives: [String]) throws -> [String] {
         let approvals = try approved()
         guard !approvals.isEmpty else {
-            return try lines().isEmpty ? [] : ["\(store) is a password store whose keys you never approved (a new one, or one that moved)"]
+            return try lines() == nil ? [] : ["\(store) is a password store whose keys you never approved (a new one, or one that moved)"]
         }
         return try relatives.compactMap { relative in
             let name = Self.exact(relative.utf8)
@@ -256,13 +261,13 @@ public struct ApprovedKeys {
     /// use, as for a store): sync does, before it merges what others pushed, so that what
     /// comes in is checked.
     func approveIfNoneYet(_ relatives: [String]) throws {
-        guard try lines().isEmpty, !relatives.isEmpty else { return }
+        guard try lines() == nil, !relatives.isEmpty else { return }
         let approved = try approve(relatives, finding: false)
         Trace.note("approved the keys of \(approved.map(\.name).joined(separator: ", ")) in \(store) before syncing")
     }
 
     /// Whether anything was ever approved here (else the first store approves).
-    public var approvedAny: Bool { get throws { try !lines().isEmpty } }
+    public var approvedAny: Bool { get throws { try lines() != nil } }
 
     static func list(_ names: [String]) -> String {
         names.isEmpty ? "no key" : names.joined(separator: ", ")
@@ -280,16 +285,20 @@ public struct ApprovedKeys {
         let keys: [Key]
     }
 
-    /// Every line of the file; none when there is no file yet. One another user could
-    /// have written, or put where they can remove it, is refused.
-    func lines() throws -> [Line] {
+    /// Every line of the file; nil when there is no file yet (the first use of all: see
+    /// `check`). One another user could have written, or put where they can remove it, is
+    /// refused. Lines end at a line feed, a carriage return before it dropped (a file that
+    /// went through an editor or a checkout with CRLF read as one comment line, and the
+    /// next store approved anew: attack finding, stop 21).
+    func lines() throws -> [Line]? {
         let directory = PrivateFiles.directory(of: file)
         try PrivateFiles.checkAncestors(of: directory)
-        guard try PrivateFiles.checkOwned(directory, as: .directory), try PrivateFiles.checkOwned(file, as: .file) else { return [] }
+        guard try PrivateFiles.checkOwned(directory, as: .directory), try PrivateFiles.checkOwned(file, as: .file) else { return nil }
         guard let bytes = SystemIO.readFile(file, limit: 1 << 20) else {
             throw HelperError(.failure, "cannot read \(file) (or it is over 1 MiB)", fix: "check it: it lists the keys you approved, one .gpg-id a line")
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+        return bytes.split(separator: 0x0A).compactMap { bytes in
+            let line = String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes, as: UTF8.self)
             guard !line.hasPrefix("#") else { return nil }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 2 else { return nil }
@@ -299,7 +308,7 @@ public struct ApprovedKeys {
 
     /// Replaces this store's lines by `approvals`; other stores' lines stay.
     func record(_ approvals: [String: [Key]]) throws {
-        let kept = try lines().filter { $0.store != store }
+        let kept = try (lines() ?? []).filter { $0.store != store }
         let added = approvals.keys.sorted().map { Line(store: store, relative: $0, keys: approvals[$0] ?? []) }
         let text = "# The keys git-credential-pass may encrypt to, per .gpg-id: store, file in it, keys as NAME=FINGERPRINT (git-credential-pass approve-keys)\n"
             + (kept + added).map { ([$0.store, $0.relative] + $0.keys.map(\.field)).joined(separator: "\t") + "\n" }.joined()

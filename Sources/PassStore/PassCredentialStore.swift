@@ -137,8 +137,13 @@ public final class PassCredentialStore: CredentialStore {
     /// checked; nil when there is nothing to check: pass takes PASSWORD_STORE_KEY, the
     /// user's own choice, over any .gpg-id (and doctor's throwaway store checks nothing).
     func checkRecipients(of name: String) throws -> [String]? {
-        guard let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true,
-              let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) else { return nil }
+        guard let approvedKeys, SystemIO.environment("PASSWORD_STORE_KEY")?.isEmpty ?? true else { return nil }
+        // None there now (a git pull replacing it): pass would read whichever comes next
+        // (attack finding, stop 21: 1 store in 60 encrypted to the one a sync put back).
+        guard let recipients = Self.recipientsFile(for: PrivateFiles.directory(of: name), in: directory) else {
+            throw HelperError(.failure, "the password store at \(directory) has no .gpg-id for \(name) now, so whom pass would encrypt to is unknown",
+                              fix: "run the command again once a sync has finished, or pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
+        }
         try PrivateFiles.checkOwned(recipients, as: .file)
         return try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
     }

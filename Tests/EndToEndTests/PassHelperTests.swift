@@ -359,6 +359,43 @@ import Testing
         #expect(fullwidth.exitCode == 1 && fullwidth.stderrText.contains("gpg has no key to encrypt to for %EF%BC%A1%EF%BC%A1"), "\(fullwidth)")
     }
 
+    /// Attack findings (stop 21): 64 hex digits passed as a fingerprint, which gpg 2.2
+    /// takes as user-ID text; an approvals file with CRLF line ends read as one comment,
+    /// so the next store approved whatever .gpg-id said then; a .gpg-id missing at the
+    /// check (a pull replacing it) left pass to read whichever came next, unpinned.
+    @Test func approvalsHoldAgainstLookalikesLineEndsAndAPullReplacingGpgID() throws {
+        let store = try PasswordStore()
+        let other = try store.makeKey("Other <other@example.com>")
+        try store.helper.storeAll(alice)
+        let approvals = store.sandbox.root + "/config/git-credential-pass/approved-keys", root = store.storeDirectory + "/.gpg-id"
+
+        try "\(String(repeating: "A", count: 64))\n".write(toFile: root, atomically: true, encoding: .utf8)
+        let v5 = try store.helper("approve-keys")
+        #expect(v5.exitCode == 1 && v5.stderrText.contains("gpg has no key to encrypt to for \(String(repeating: "A", count: 64))"), "\(v5)")
+
+        try "\(store.keys[0])\n".write(toFile: root, atomically: true, encoding: .utf8)
+        let record = try String(contentsOfFile: approvals, encoding: .utf8)
+        try record.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: approvals, atomically: true, encoding: .utf8)
+        try store.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=crlf"))
+        try "\(other)\n".write(toFile: root, atomically: true, encoding: .utf8)
+        let crlf = try store.helper.store(wire("protocol=https", "host=git.example", "username=alice", "password=other"))
+        #expect(crlf.exitCode == 1 && crlf.stderrText.contains("changed since you approved them: it now also names \(other)"), "\(crlf)")
+
+        // A sync tool putting the other key's .gpg-id back, removed first, as git checks out.
+        try "\(store.keys[0])\n".write(toFile: root, atomically: true, encoding: .utf8)
+        try "\(other)\n".write(toFile: store.sandbox.root + "/theirs", atomically: true, encoding: .utf8)
+        let racer = try BackgroundProcess("/bin/sh", ["-c", "while :; do cp \"$1\" \"$2.tmp\" && mv \"$2.tmp\" \"$2\"; rm -f \"$2\"; done",
+                                                      "sh", store.sandbox.root + "/theirs", root], environment: [:])
+        for index in 0..<30 { _ = try store.helper.store(wire("protocol=https", "host=race\(index).example", "username=u", "password=p")) }
+        racer.stop()
+        let theirs = try store.gpg(["--batch", "--with-colons", "--list-keys", other]).stdoutLines
+            .filter { $0.hasPrefix("sub:") }.map { String($0.split(separator: ":")[4]) }
+        for name in store.entryNames() where name.contains("race") {
+            let packets = try store.gpg(["--batch", "--list-packets", store.storeDirectory + "/" + name + ".gpg"])
+            #expect(!theirs.contains { packets.stdoutText.contains($0) }, "\(name) was encrypted to the key a sync put back: \(packets)")
+        }
+    }
+
     /// Attack finding: an entry of 2 KB that decompresses to a gigabyte (a synced store is
     /// others' data too) took a get a minute and a gigabyte; a file of no OpenPGP data made
     /// list fail. Both are passed over.
