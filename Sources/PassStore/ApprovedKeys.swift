@@ -35,9 +35,11 @@ public struct ApprovedKeys {
 
         /// What pass gets to encrypt to.
         var pinned: String { fingerprint ?? name }
-        var description: String { fingerprint == nil || fingerprint == name ? name : "\(name) (\(fingerprint!))" }
+        /// The fingerprint, when it is not the name itself.
+        var found: String? { fingerprint == name ? nil : fingerprint }
+        var description: String { found.map { "\(name) (\($0))" } ?? name }
         /// In the file: `NAME=FINGERPRINT`, or the name alone (`exact` writes `=` as %3D).
-        var field: String { fingerprint == nil || fingerprint == name ? name : name + "=" + fingerprint! }
+        var field: String { found.map { name + "=" + $0 } ?? name }
 
         init(name: String, fingerprint: String?) {
             self.name = name
