@@ -26,6 +26,12 @@ public protocol CredentialStore {
     func allWhereReplaceWrites() throws -> [Credential]
     /// Deletes every item; returns how many.
     @discardableResult func removeAll() throws -> Int
+    /// Items that others hold too, where an erase here erases them for everyone (a team's
+    /// entries in a synced password store): erase-all leaves them unless asked. None in a
+    /// store of one person's.
+    func sharedItems() throws -> [StoredItem]
+    /// Deletes every item but, unless `includingShared`, the `sharedItems`; returns how many.
+    @discardableResult func removeAll(includingShared: Bool) throws -> Int
     /// Where `get` looks, in order: it stops at the first that answers whole, so a later
     /// one is opened (or unlocked, or asks for a passphrase) only when the earlier ones
     /// cannot answer. One source, the whole store, unless a store says otherwise.
@@ -49,10 +55,14 @@ public struct LookupSource {
 public struct StoredItem: Equatable, Sendable {
     public var backend: String
     public var credential: Credential
+    /// Why it cannot be read (a broken or hostile entry of a synced store): `credential`
+    /// is then what its name says it holds. It answers no get, and erase removes it.
+    public var unreadable: String?
 
-    public init(backend: String, credential: Credential) {
+    public init(backend: String, credential: Credential, unreadable: String? = nil) {
         self.backend = backend
         self.credential = credential
+        self.unreadable = unreadable
     }
 }
 
@@ -62,6 +72,8 @@ extension CredentialStore {
     }
 
     public func list(host: String) throws -> [StoredItem] { try list() }
+    public func sharedItems() throws -> [StoredItem] { [] }
+    @discardableResult public func removeAll(includingShared: Bool) throws -> Int { try removeAll() }
     public func allWhereReplaceWrites() throws -> [Credential] { try all() }
 
     public func newestItem(storedLike credential: Credential) throws -> Credential? {

@@ -16,8 +16,11 @@ public enum Subprocess {
 
         /// Killed (with its process group) because it outlasted the caller's time limit.
         public var timedOut = false
+        /// Killed (with its process group) because it wrote more than the caller's limit:
+        /// `output` or `errors` then holds more than `limit` bytes, and the rest was never made.
+        public var overflowed = false
 
-        public var succeeded: Bool { status == 0 && !timedOut }
+        public var succeeded: Bool { status == 0 && !timedOut && !overflowed }
         public var outputText: String { String(decoding: output, as: UTF8.self) }
         /// The last line of stderr, for a one-line message (git's `fatal: ...`).
         public var lastErrorLine: String {
@@ -29,6 +32,9 @@ public enum Subprocess {
     /// `environment`: variables set (or replaced) for the child only. `timeoutSeconds`: the
     /// child runs in a process group of its own, killed whole when it has not finished by
     /// then (a program it started, gpg under pass, would otherwise keep the pipes open).
+    /// `limit`: the most it may write on stdout or stderr; past that it is killed at once
+    /// (a compressed entry that unpacks to gigabytes: gpg goes on unpacking after its own
+    /// --max-output, and after a broken pipe, until it is killed).
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
                            collectErrors: Bool = true, limit: Int = 1 << 30,
                            environment: [String: String] = [:], timeoutSeconds: Double? = nil) -> Result? {
@@ -58,26 +64,40 @@ public enum Subprocess {
         let spawned = variables.map { posix_spawnp(&pid, program, &actions, &attributes, argv, $0) }
             ?? posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
-        defer { for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) } }
-        if let input, inPipe[1] >= 0 {
-            // Input is small (a request); the child reads it before writing much.
-            if spawned == 0 { SystemIO.writeAll(inPipe[1], input) }
-            close(inPipe[1])
-        }
+        defer { for fd in [outPipe[0], errPipe[0], inPipe[1]] where fd >= 0 { close(fd) } }
         guard spawned == 0 else { return nil }
+        let group = timeoutSeconds != nil
+        if group { Running.group = pid }
+        defer { if group { Running.group = 0 } }
         let deadline = timeoutSeconds.map { monotonicSeconds() + $0 }
-        var (output, errors, late) = collect(outPipe[0], errPipe[0], limit: limit, deadline: deadline)
+        var (output, errors, ending) = collect(outPipe[0], errPipe[0], input: (inPipe[1], input ?? []), limit: limit, deadline: deadline)
+        inPipe[1] = -1
         var status: Int32 = 0
         // A child may close its pipes and still not end: the limit holds for its exit too.
-        while let deadline, !late, waitpid(pid, &status, WNOHANG) == 0 {
-            if monotonicSeconds() >= deadline { late = true } else { usleep(2_000) }
+        while let deadline, ending == nil, waitpid(pid, &status, WNOHANG) == 0 {
+            if monotonicSeconds() >= deadline { ending = .late } else { usleep(2_000) }
         }
-        if late { kill(-pid, SIGKILL) }
+        if ending != nil { kill(group ? -pid : pid, SIGKILL) }
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         var result = Result(status: exitStatus, output: output, errors: errors)
-        result.timedOut = late
+        result.timedOut = ending == .late
+        result.overflowed = ending == .overflowed
         return result
+    }
+
+    /// The process group of the bounded child running now (0: none), for `exit(afterSeconds:)`.
+    enum Running { nonisolated(unsafe) static var group: pid_t = 0 }
+
+    /// Ends this process after `seconds` (a shell completion, which must not freeze the
+    /// prompt), and with it the bounded child it is waiting for: gpg runs in a process
+    /// group of its own, which SIGALRM's default action would leave running.
+    public static func exit(afterSeconds seconds: UInt32) {
+        signal(SIGALRM) { _ in
+            if Subprocess.Running.group > 0 { kill(-Subprocess.Running.group, SIGKILL) }
+            _exit(1)
+        }
+        alarm(seconds)
     }
 
     /// This process's environment with `changes` made, for execve (strdup'ed: free each).
@@ -108,17 +128,38 @@ public enum Subprocess {
         return true
     }
 
-    /// Reads both pipes to EOF at once, so a child filling one never blocks on the other;
-    /// `late` when the deadline (monotonic seconds) came first.
-    static func collect(_ out: Int32, _ err: Int32, limit: Int, deadline: Double? = nil) -> ([UInt8], [UInt8], late: Bool) {
+    /// Why a child was stopped before it finished.
+    enum Ending { case late, overflowed }
+
+    /// Writes `input` to the child and reads both its pipes to EOF, all at once, so that a
+    /// child writing while it reads (gpg decrypting an entry larger than a pipe holds), or
+    /// filling one pipe, never blocks on us; closes the input's descriptor. Stops when the
+    /// deadline (monotonic seconds) comes first, or when either output passes `limit`.
+    static func collect(_ out: Int32, _ err: Int32, input: (fd: Int32, bytes: [UInt8]) = (-1, []), limit: Int,
+                        deadline: Double? = nil) -> ([UInt8], [UInt8], Ending?) {
         var buffers: [[UInt8]] = [[], []]
-        var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: out, events: Int16(POLLIN), revents: 0), pollfd(fd: err, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: input.fd, events: Int16(POLLOUT), revents: 0)]
+        var written = 0
+        if input.fd >= 0 { _ = fcntl(input.fd, F_SETFL, fcntl(input.fd, F_GETFL) | O_NONBLOCK) }
+        defer { if fds[2].fd >= 0 { close(fds[2].fd) } }
+        func closeInput() {
+            close(fds[2].fd)
+            fds[2].fd = -1
+        }
+        if input.fd >= 0 && input.bytes.isEmpty { closeInput() }
         var chunk = [UInt8](repeating: 0, count: 16384)
-        while fds.contains(where: { $0.fd >= 0 }) {
+        while fds[0].fd >= 0 || fds[1].fd >= 0 {
+            if fds[2].fd >= 0 && fds[2].revents != 0 {
+                let count = input.bytes.withUnsafeBytes { write(fds[2].fd, $0.baseAddress! + written, $0.count - written) }
+                if count > 0 { written += count }
+                // Done, or the child will read no more (EPIPE: it closed its input).
+                if written == input.bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) { closeInput() }
+            }
             var wait: Int32 = -1
             if let deadline {
                 let left = deadline - monotonicSeconds()
-                if left <= 0 { return (buffers[0], buffers[1], true) }
+                if left <= 0 { return (buffers[0], buffers[1], .late) }
                 wait = Int32(min(left * 1000 + 1, 60_000))
             }
             let ready = poll(&fds, nfds_t(fds.count), wait)
@@ -127,18 +168,17 @@ public enum Subprocess {
                 if errno == EINTR { continue }
                 break
             }
-            for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
+            for index in 0..<2 where fds[index].fd >= 0 && fds[index].revents != 0 {
                 let count = SystemIO.readSome(fds[index].fd, into: &chunk)
                 if count <= 0 {
                     fds[index].fd = -1
-                } else if buffers[index].count <= limit {
-                    // Past the limit, the rest is read and dropped: the caller sees the
-                    // excess, and the child is not left blocked on a full pipe.
+                } else {
                     buffers[index] += chunk[0..<count]
+                    if buffers[index].count > limit { return (buffers[0], buffers[1], .overflowed) }
                 }
             }
         }
-        return (buffers[0], buffers[1], false)
+        return (buffers[0], buffers[1], nil)
     }
 
     /// The full path of `program` on PATH, as a shell would find it; `nil` when none.

@@ -18,14 +18,25 @@ enum CredentialJSON {
                 ("password_expiry_utc", item.passwordExpiryUTC.map { String($0) } ?? "null"),
                 ("expires", string(item.passwordExpiryUTC.flatMap(CredentialTable.isoTime).map { Value($0) })),
                 ("backend", string(Value(stored.backend))),
-            ]
+            ] + (stored.unreadable.map { [("unreadable", string(Value($0)))] } ?? [])
+                + exactBytes(["protocol": item.protocol, "host": item.host.map(HostOrURL.withoutPort), "path": item.path, "username": item.username])
             return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
         }
         return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
     }
 
-    /// A JSON string, or `null` for an absent field. Invalid UTF-8 becomes U+FFFD: JSON
-    /// holds only Unicode text.
+    /// For each value that is not valid UTF-8, a field `NAME_hex` with its bytes: JSON holds
+    /// only Unicode text, where such a value reads as U+FFFD, and two hosts that differ in
+    /// an invalid byte would look the same.
+    static func exactBytes(_ values: KeyValuePairs<String, Value?>) -> [(String, String)] {
+        values.compactMap { name, value in
+            guard let value, String(validating: value.bytes, as: UTF8.self) == nil else { return nil }
+            return (name + "_hex", "\"" + Hex.encode(value.bytes) + "\"")
+        }
+    }
+
+    /// A JSON string, or `null` for an absent field. Invalid UTF-8 becomes U+FFFD (and
+    /// `exactBytes` gives the bytes): JSON holds only Unicode text.
     static func string(_ value: Value?) -> String {
         guard let value else { return "null" }
         var out = "\""

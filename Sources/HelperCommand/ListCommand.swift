@@ -55,6 +55,11 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
             if shown.isEmpty && isatty(1) == 1 { SystemIO.writeAll(2, "no credentials stored" + (host.map { " for \($0)" } ?? "") + "\n") }
         case .json: SystemIO.writeAll(1, CredentialJSON.render(shown))
         }
+        for item in shown.sorted(by: CredentialTable.order) {
+            guard let reason = item.unreadable else { continue }
+            let user = item.credential.username.map { Trace.quoted($0.bytes) + " at " } ?? ""
+            SystemIO.writeAll(2, "note: the entry for \(user)\(Trace.quoted(item.credential.host?.bytes ?? [])) cannot be read (\(Trace.printable(reason))); it answers no get: erase removes it\n")
+        }
         if let note = ConfiguredPass.note(for: Options.Settings.helperName) { SystemIO.writeAll(2, "note: \(note)\n") }
     }
 }
@@ -97,12 +102,12 @@ enum StoredHosts<Options: StoreOptions> {
 
     /// A completion is typed at a prompt: one that cannot answer within 2 seconds (a
     /// keyring of thousands of items, a wedged one) ends, offering nothing, rather than
-    /// freeze the shell (SIGALRM's default action ends the process).
+    /// freeze the shell, and ends the gpg it waits for too.
     static var completionSeconds: UInt32 { 2 }
 
     static func hosts(words: [String]) -> [String] {
         SecretPrompt.allowed = false
-        alarm(completionSeconds)
+        Subprocess.exit(afterSeconds: completionSeconds)
         var settings = Options.Settings()
         var remaining = words.dropFirst()[...]
         while let word = remaining.popFirst() {
@@ -129,7 +134,7 @@ enum CredentialTable {
         let rows = items.sorted(by: order).map { stored in
             let item = stored.credential
             return [shown(item.protocol), shown(item.host), shown(item.path), shown(item.username),
-                    item.passwordExpiryUTC.map { expiry($0, now: now) } ?? "never", stored.backend]
+                    stored.unreadable != nil ? "unreadable" : item.passwordExpiryUTC.map { expiry($0, now: now) } ?? "never", stored.backend]
         }
         if rows.isEmpty { return "" }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -104,9 +104,10 @@ public final class PassCredentialStore: CredentialStore {
             // pass encrypts to the .gpg-id nearest the entry: every directory on the way must
             // be the user's alone, or another user could have put theirs, naming their key.
             try PrivateFiles.checkDirectoryChain(directory, below: directory + "/" + name)
-            try checkOwnDirectories(to: name)
-            // Under the lock sync merges under too: the .gpg-id checked is the one pass reads.
+            // Under the lock sync merges under too: the .gpg-id checked is the one pass reads,
+            // and the entry pass's `gpg -o` writes is no link a pull put there since the check.
             let result = try pass.exclusively {
+                try tree()?.checkWritable(name + ".gpg")
                 let pinned = try checkRecipients(of: name)
                 return try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential),
                                     environment: pinned.map { ["PASSWORD_STORE_KEY": $0.joined(separator: " ")] } ?? [:])
@@ -116,18 +117,6 @@ public final class PassCredentialStore: CredentialStore {
                                   fix: "check the keys in \(Self.recipientsFile(for: name, in: directory) ?? "the store's .gpg-id") (gpg --list-keys), then try again")
             }
             progress?.advance()
-        }
-    }
-
-    /// The directories from the store down to where the entry goes: real directories of
-    /// the user's that no one else can write. Not a link (to /tmp, say, pushed through
-    /// sync), nor one others can add a file to, even when sticky: a .gpg-id of theirs
-    /// would decide whom the entry is encrypted to.
-    func checkOwnDirectories(to name: String) throws {
-        var path = directory
-        for part in PrivateFiles.directory(of: name).split(separator: "/") {
-            path += "/" + part
-            guard try PrivateFiles.checkOwned(path, as: .directory) else { return }
         }
     }
 
@@ -148,15 +137,20 @@ public final class PassCredentialStore: CredentialStore {
         return try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
     }
 
+    /// git's erase, and erase HOST: an entry that cannot be read is matched by its name
+    /// (what it says it holds), so the helper that stored it can remove it; never by a
+    /// request with a password, which only what an entry holds can match.
     @discardableResult
     public func remove(matching request: Credential) throws -> Int {
-        let doomed = try entries(matching: request, for: .erase)
+        let doomed = try entries(matching: request, for: .erase, unreadable: .matchedByName)
         for entry in doomed { try removeEntry(entry.name) }
         return doomed.count
     }
 
     public func list() throws -> [StoredItem] {
-        try entries(matching: Credential(), for: .lookup).map { StoredItem(backend: "pass", credential: $0.credential.withoutSecrets) }
+        try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName).map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        }
     }
 
     public func all() throws -> [Credential] {
@@ -164,16 +158,31 @@ public final class PassCredentialStore: CredentialStore {
     }
 
     @discardableResult
-    public func removeAll() throws -> Int {
-        let doomed = try entries(matching: Credential(), for: .lookup)
+    public func removeAll() throws -> Int { try removeAll(includingShared: true) }
+
+    @discardableResult
+    public func removeAll(includingShared: Bool) throws -> Int {
+        var doomed = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName)
+        if !includingShared {
+            var owners = SharedEntries(store: self)
+            doomed = try doomed.filter { try !owners.isShared($0.name) }
+        }
         for entry in doomed { try removeEntry(entry.name) }
         return doomed.count
+    }
+
+    public func sharedItems() throws -> [StoredItem] {
+        var owners = SharedEntries(store: self)
+        return try list().filter { item in
+            guard let name = PassEntry.name(of: item.credential) else { return false }
+            return try owners.isShared(name)
+        }
     }
 
     func removeEntry(_ name: String) throws {
         let result = try pass.exclusively { try pass.run(["rm", "--force", name]) }
         guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
-            throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run pass rm \(name)")
+            throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run " + ShellWord.command(["pass", "rm", name]))
         }
     }
 
@@ -183,49 +192,92 @@ public final class PassCredentialStore: CredentialStore {
         let name: String
         let credential: Credential
         let modified: timespec
+        /// Why it cannot be read, for an entry matched by its name alone.
+        var unreadable: String? = nil
     }
+
+    /// What becomes of an entry that cannot be read (no OpenPGP data, a broken packet, a
+    /// link, a file others could have written): it is passed over (a trace note) and never
+    /// hides the others; for list and erase it is matched by its name.
+    enum Unreadable { case passedOver, matchedByName }
+
+    /// The store's directory, opened to read what is below it (`CheckedDirectory`): its real
+    /// path, since a password store is often a link into a synced folder.
+    func tree() throws -> CheckedDirectory? {
+        guard let real = Subprocess.realPath(directory) else { return nil }
+        return try CheckedDirectory.open(real, rootIsTrusted: true)
+    }
+
+    /// The most an entry's file may hold: a credential's ciphertext is a few hundred bytes,
+    /// and a line git allows (64 KiB) encrypted, a little more.
+    static let largestFile = 1 << 20
 
     /// git's entries that the request matches, newest first: those whose name can hold a
     /// match are decrypted, and what they hold is matched. An entry encrypted to none of
     /// the user's keys (a team's, for others) is passed over, or, for `all` (export,
     /// which must not leave one out), an error.
-    func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true) throws -> [Entry] {
+    func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
+                 unreadable: Unreadable = .passedOver) throws -> [Entry] {
+        guard let tree = try tree() else { return [] }
         var found: [Entry] = []
-        for (name, modified) in candidateNames(for: request) {
-            switch try pass.show(name) {
-            case .missing: continue
-            case .notForYou:
-                guard skippingOthers else {
-                    throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",
-                                      fix: "ask someone who can read it to run pass init again with your key in its .gpg-id")
+        for candidate in candidates(for: request, in: tree) {
+            let name = candidate.name
+            var reason = candidate.refused
+            if reason == nil {
+                switch tree.read(name + ".gpg", limit: Self.largestFile) {
+                case .missing: continue
+                case .refused(let why): reason = why
+                case .bytes(let ciphertext):
+                    switch try pass.decrypt(ciphertext, of: name) {
+                    case .missing: continue
+                    case .notForYou:
+                        guard skippingOthers else {
+                            throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",
+                                              fix: "ask someone who can read it to run pass init again with your key in its .gpg-id")
+                        }
+                        Trace.note("passed over \(name): it is not encrypted to any of your keys")
+                        continue
+                    case .unreadable(let why): reason = why
+                    case .text(let text):
+                        guard let credential = PassEntry.credential(from: text) else {
+                            Trace.note("passed over \(name): it holds no git credential")
+                            continue
+                        }
+                        if credential.isMatched(by: request, for: purpose) { found.append(Entry(name: name, credential: credential, modified: candidate.modified)) }
+                        continue
+                    }
                 }
-                Trace.note("passed over \(name): it is not encrypted to any of your keys")
-            case .unreadable(let reason):
-                Trace.note("passed over \(name): \(reason)")
-            case .text(let text):
-                guard let credential = PassEntry.credential(from: text) else {
-                    Trace.note("passed over \(name): it holds no git credential")
-                    continue
-                }
-                if credential.isMatched(by: request, for: purpose) { found.append(Entry(name: name, credential: credential, modified: modified)) }
+            }
+            let why = reason ?? "it cannot be read"
+            Trace.note("passed over \(name): \(why)")
+            if unreadable == .matchedByName, let named = PassEntry.credential(named: name), named.isMatched(by: request, for: purpose) {
+                found.append(Entry(name: name, credential: named, modified: candidate.modified, unreadable: why))
             }
         }
         return found.sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
     }
 
+    /// An entry's name (without `.gpg`), when it was changed, and why it is not read when it
+    /// is not (a link, a FIFO, a file others could have written).
+    struct Candidate {
+        let name: String
+        let modified: timespec
+        let refused: String?
+    }
+
     /// Entries whose name can be the request's: below its protocol and host when it names
     /// them, with its path and username when it names those.
-    func candidateNames(for request: Credential) -> [(String, timespec)] {
+    func candidates(for request: Credential, in tree: CheckedDirectory) -> [Candidate] {
         var base = PassEntry.root
         if let scheme = request.protocol {
             base = request.host.map { PassEntry.hostDirectory(protocol: scheme, host: $0) } ?? PassEntry.root + "/" + PassEntry.encode(scheme)
         }
-        var names = Self.walk(directory, base)
+        var names = Self.walk(tree, base)
         if request.host != nil, request.protocol != nil, let wanted = PassEntry.name(of: request) {
             // The parts after the host: the path's, then the username.
             let wantedParts = wanted.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
-            names = names.filter { name, _ in
-                let parts = name.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+            names = names.filter { candidate in
+                let parts = candidate.name.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
                 if request.username != nil && parts.last != wantedParts.last { return false }
                 if request.path != nil && Array(parts.dropLast()) != Array(wantedParts.dropLast()) { return false }
                 return true
@@ -234,37 +286,34 @@ public final class PassCredentialStore: CredentialStore {
         return names
     }
 
-    /// Every `.gpg` file below `subtree`, as entry names, with their modification times.
-    /// Symbolic links are not followed: what they point to is not the store's.
-    /// In a synced or shared store, what another user could have put or changed (theirs,
-    /// or writable by group or others) is not taken for the user's own.
-    static func trusted(_ info: stat, _ name: String) -> Bool {
-        guard let reason = PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true) else { return true }
-        Trace.note("passed over \(name): it \(reason)")
-        return false
-    }
-
-    static func walk(_ directory: String, _ subtree: String) -> [(String, timespec)] {
-        // The directories above the subtree too: one others can write holds what they like.
-        var above = ""
-        for part in subtree.split(separator: "/") {
-            above += (above.isEmpty ? "" : "/") + part
-            var info = stat()
-            guard lstat(directory + "/" + above, &info) == 0, trusted(info, above) else { return [] }
+    /// Every `.gpg` name below `subtree`, reached through `CheckedDirectory` (no link
+    /// followed, nothing others could have written taken): a directory that fails is passed
+    /// over with what is in it (a trace note); a `.gpg` name that is no regular file of the
+    /// user's is a candidate that cannot be read, so that list names it and erase removes it.
+    static func walk(_ tree: CheckedDirectory, _ subtree: String) -> [Candidate] {
+        let directory: CheckedDirectory
+        switch tree.find(subtree) {
+        case .directory(let found): directory = found
+        case .missing: return []
+        case .file(let fd, _):
+            close(fd)
+            return []
+        case .refused(let path, let reason):
+            Trace.note("passed over \(path): it \(reason)")
+            return []
         }
-        guard let handle = opendir(directory + "/" + subtree) else { return [] }
-        defer { closedir(handle) }
-        var found: [(String, timespec)] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
+        var found: [Candidate] = []
+        for (name, info) in directory.entries() where !name.hasPrefix(".") {
             let relative = subtree + "/" + name
-            var info = stat()
-            guard lstat(directory + "/" + relative, &info) == 0, trusted(info, relative) else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: found += walk(directory, relative)
-            case S_IFREG where name.hasSuffix(".gpg"): found.append((String(relative.dropLast(4)), info.st_mtim))
-            default: continue
+            if info.st_mode & S_IFMT == S_IFDIR {
+                found += walk(tree, relative)
+            } else if name.hasSuffix(".gpg") {
+                let refused: String? = switch info.st_mode & S_IFMT {
+                case S_IFLNK: "it is a symbolic link"
+                case S_IFREG: PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true).map { "it " + $0 }
+                default: "it is not a regular file"
+                }
+                found.append(Candidate(name: String(relative.dropLast(4)), modified: info.st_mtim, refused: refused))
             }
         }
         return found

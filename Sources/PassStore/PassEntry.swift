@@ -29,6 +29,44 @@ public enum PassEntry {
         return parts.joined(separator: "/")
     }
 
+    /// What an entry's name says it holds (`name(of:)` read back): for an entry that cannot
+    /// be read, so that list can name it and erase find it. `nil` for a name `name(of:)`
+    /// never makes.
+    public static func credential(named name: String) -> Credential? {
+        var parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 4, parts.removeFirst() == root else { return nil }
+        func decoded(_ part: String) -> Value?? {
+            if part == absent { return .some(nil) }
+            if part == emptyPart { return .some(Value("")) }
+            let text = Array(part.utf8)
+            var bytes: [UInt8] = [], index = 0
+            while index < text.count {
+                guard text[index] == UInt8(ascii: "%") else {
+                    bytes.append(text[index])
+                    index += 1
+                    continue
+                }
+                guard index + 2 < text.count, let high = Hex.value(of: text[index + 1]), let low = Hex.value(of: text[index + 2]) else { return nil }
+                bytes.append(high << 4 | low)
+                index += 3
+            }
+            return .some(Value(bytes))
+        }
+        guard let scheme = decoded(parts[0]), let scheme, let host = decoded(parts[1]), let username = decoded(parts.last!) else { return nil }
+        var credential = Credential(protocol: scheme)
+        credential.host = host
+        credential.username = username
+        if parts.count > 3 {
+            var path: [UInt8] = []
+            for (index, part) in parts[2..<(parts.count - 1)].enumerated() {
+                guard let value = decoded(part), let value else { return nil }
+                path += (index == 0 ? [] : [0x2F]) + value.bytes
+            }
+            credential.path = Value(path)
+        }
+        return credential
+    }
+
     /// The directory (below the store) that holds every entry of this protocol and host.
     public static func hostDirectory(protocol scheme: Value, host: Value) -> String {
         [root, encode(scheme), encode(host)].joined(separator: "/")

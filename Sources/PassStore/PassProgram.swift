@@ -86,7 +86,7 @@ public struct PassProgram: Sendable {
         }
         if result.timedOut {
             throw HelperError(.unavailable, "pass \(arguments.first ?? "") did not finish within \(Int(timeout)) seconds (gpg-agent or a git hook waiting)",
-                              fix: "run it by hand in a terminal to see what waits: pass \(arguments.first ?? "")")
+                              fix: "run it by hand in a terminal to see what waits: " + ShellWord.command(["pass"] + arguments))
         }
         return result
     }
@@ -107,47 +107,45 @@ public struct PassProgram: Sendable {
         case unreadable(String)
     }
 
-    /// The decrypted text of an entry: gpg run as `pass show` runs it (its options, then
-    /// PASSWORD_STORE_GPG_OPTS and ours), without pass's bash around it, which took 9 of a
-    /// get's 15 ms (gpg's decryption: 4). Reading needs nothing of pass's own (no commit,
-    /// no .gpg-id); writing and removing still go through pass.
     /// The most an entry may decrypt to: a credential is a few fields, each a line git
     /// allows (up to 64 KiB: the protocol tests store one).
     static let largestEntry = 1 << 20
 
-    public func show(_ name: String) throws -> Decrypted {
-        let file = directory + "/" + name + ".gpg"
-        guard PrivateFiles.exists(file) else { return .missing }
+    /// The decrypted text of an entry whose encrypted bytes were read (by the store, from
+    /// a directory it checked): gpg run as `pass show` runs it (its options, then
+    /// PASSWORD_STORE_GPG_OPTS and ours), without pass's bash around it, which took 9 of a
+    /// get's 15 ms (gpg's decryption: 4). Reading needs nothing of pass's own (no commit,
+    /// no .gpg-id); writing and removing still go through pass.
+    public func decrypt(_ ciphertext: [UInt8], of name: String) throws -> Decrypted {
         Trace.note("running gpg to decrypt \(Trace.quoted(name))")
-        // --max-output: gpg stops at a credential's size, so a small entry that decompresses
-        // to a gigabyte (someone else's, synced in) costs milliseconds, not a minute.
-        let result = try gpg(["-d"], ["--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to",
-                                      "--max-output", String(Self.largestEntry), file], limit: Self.largestEntry)
-        if result.timedOut {
-            throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting)",
-                              fix: "run pass show \(name) in a terminal to see what waits, or restart the agent: gpgconf --kill gpg-agent")
+        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
+        guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: gpgOptions + ["--compress-algo=none", "--no-encrypt-to"],
+                                                          limit: Self.largestEntry, timeout: Self.timeoutSeconds, environment: environment) else {
+            throw Self.missing(program)
         }
-        if result.output.count >= Self.largestEntry { return .unreadable("it decrypts to more than a credential (over \(Self.largestEntry >> 20) MiB)") }
-        if result.succeeded { return .text(result.output) }
-        if !PrivateFiles.exists(file) { return .missing }
-        let status = GPGStatus(stderr: result.errors)
-        switch status.failure {
-        case .noOpenPGPData: return .unreadable("it is no OpenPGP data")
+        switch decrypted {
+        case .text(let text): return .text(text)
         case .notForYou: return .notForYou
-        // gpg considered a secret key of ours and still failed: it needs its passphrase.
-        case .keyNotUsable where status.keywords.contains("DECRYPTION_FAILED"): throw Self.needsPassphrase(name)
-        case .keyNotUsable: throw HelperError(.failure, "pass cannot show \(name): \(Self.reason(result))", fix: "run pass show \(name) to see gpg's whole message")
+        case .unreadable(let reason): return .unreadable(reason)
+        case .needsPassphrase: throw Self.needsPassphrase(name)
+        case .timedOut:
+            throw HelperError(.unavailable, "gpg did not decrypt \(name) within \(Int(Self.timeoutSeconds)) seconds (gpg-agent waiting, or: \(Self.reason(result)))",
+                              fix: "see what waits: " + ShellWord.command(["pass", "show", name]) + " in a terminal; or restart the agent: gpgconf --kill gpg-agent")
         }
     }
 
+    /// pass's options for gpg (PASSWORD_STORE_GPG_OPTS: a --homedir or --keyring there is
+    /// one pass uses) and ours.
+    var gpgOptions: [String] {
+        environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
+    }
+
     /// gpg run as pass runs it: gpg2 when there is one, `command` first, then pass's
-    /// options (PASSWORD_STORE_GPG_OPTS: a --homedir or --keyring there is one pass uses)
-    /// and ours, then `arguments`.
+    /// options and ours, then `arguments`; bounded as every gpg run is (GPGRunner).
     func gpg(_ command: [String], _ arguments: [String], limit: Int = 1 << 20) throws -> Subprocess.Result {
-        let program = Subprocess.which("gpg2") != nil ? "gpg2" : "gpg"
-        let options = environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
-        guard let result = Subprocess.run(program, command + options + arguments, input: [], limit: limit,
-                                          environment: environment, timeoutSeconds: Self.timeoutSeconds) else {
+        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
+        guard let result = GPGRunner.run(program, command + gpgOptions + arguments, limit: limit, timeout: Self.timeoutSeconds,
+                                         environment: environment) else {
             throw Self.missing(program)
         }
         return result
@@ -160,7 +158,7 @@ public struct PassProgram: Sendable {
         let result = try gpg(["--with-colons", "--fixed-list-mode", "--list-keys"], ["--", name])
         guard !result.timedOut else {
             throw HelperError(.unavailable, "gpg did not list the keys named \(name) within \(Int(Self.timeoutSeconds)) seconds",
-                              fix: "run gpg --list-keys \(name) in a terminal to see what waits")
+                              fix: "see what waits: " + ShellWord.command(["gpg", "--list-keys", "--", name]) + " in a terminal")
         }
         // Each key's `pub` line is followed by its `fpr` line (field 10: the fingerprint);
         // `pub` field 2 is the key's validity, field 12 what the whole key can do.
@@ -176,12 +174,18 @@ public struct PassProgram: Sendable {
         return found
     }
 
+    /// Whether the secret key of the key `name` stands for is here (the user's own key).
+    func holdsSecretKey(named name: String) throws -> Bool {
+        let result = try gpg(["--with-colons", "--list-secret-keys"], ["--", name])
+        return result.succeeded && result.outputText.split(separator: "\n").contains { $0.hasPrefix("sec:") }
+    }
+
     static func needsPassphrase(_ name: String) -> HelperError {
         personPresent
             ? HelperError(.unavailable, "gpg could not decrypt \(name): the passphrase of your key was not given",
                           fix: "type it at the pinentry, or check gpg-agent's pinentry-program")
             : HelperError(.unavailable, "gpg-agent needs the passphrase of your gpg key to decrypt \(name), and there is no terminal here to ask it on",
-                          fix: "run pass show \(name) once in a terminal (gpg-agent then keeps it a while), or use a key gpg-agent can unlock")
+                          fix: "run " + ShellWord.command(["pass", "show", name]) + " once in a terminal (gpg-agent then keeps it a while), or use a key gpg-agent can unlock")
     }
 
     /// The line of pass's or gpg's stderr that says what went wrong (not a status line).

@@ -30,7 +30,7 @@ public struct PassSync {
         }
         if result.timedOut {
             throw HelperError(.unavailable, "git \(arguments.first ?? "") did not finish within \(Int(timeout ?? 0)) seconds",
-                              fix: "run pass git \(arguments.first ?? "") in a terminal to see what it waits for")
+                              fix: "run " + ShellWord.command(["pass", "git"] + arguments.prefix(1)) + " in a terminal to see what it waits for")
         }
         return result
     }
@@ -71,13 +71,13 @@ public struct PassSync {
         let remote = String(upstream.prefix { $0 != "/" })
         let remoteBranch = String(upstream.dropFirst(remote.count + 1))
         _ = try must(["fetch", "--quiet", remote], network: true, doing: "cannot fetch from \(remote)",
-                     fix: "check that pass git fetch \(remote) works (network, access to the repository)")
+                     fix: "check that " + ShellWord.command(["pass", "git", "fetch", remote]) + " works (network, access to the repository)")
 
         guard try git(["rev-parse", "--verify", "--quiet", upstream + "^{commit}"]).succeeded else {
             // Nothing there yet: this machine's store starts the branch.
             let pushed = try count("HEAD")
             _ = try must(["push", "--quiet", "--set-upstream", remote, "HEAD:" + remoteBranch], network: true,
-                         doing: "cannot push to \(remote)", fix: "check that pass git push \(remote) works")
+                         doing: "cannot push to \(remote)", fix: "check that " + ShellWord.command(["pass", "git", "push", remote]) + " works")
             return "pushed \(Self.changes(pushed)) to \(upstream), a new branch there"
         }
         if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }

@@ -54,19 +54,19 @@ enum KeyFile {
         let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw HelperError(.failure, "cannot wipe the old key file \(path): \(SystemIO.errorText())",
-                              fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
+                              fix: "remove it by hand (" + ShellWord.command(["shred", "-u", path]) + "); it no longer opens the store")
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
             close(fd)
             throw HelperError(.failure, "the old key file \(path) is not a regular file of yours, so it was left alone",
-                              fix: "look at it (ls -l \(path)); it no longer opens the store")
+                              fix: "look at it (" + ShellWord.command(["ls", "-l", path]) + "); it no longer opens the store")
         }
         let overwrite = PrivateFiles.overwriteWithZeros(fd, size: Int(info.st_size))
         close(fd)
         if let failure = overwrite.error ?? (unlink(path) == 0 ? nil : SystemIO.errorText()) {
             throw HelperError(.failure, "cannot wipe the old key file \(path): \(failure)",
-                              fix: "remove it by hand (shred -u \(path)); it no longer opens the store")
+                              fix: "remove it by hand (" + ShellWord.command(["shred", "-u", path]) + "); it no longer opens the store")
         }
         PrivateFiles.syncDirectory(of: path)
     }

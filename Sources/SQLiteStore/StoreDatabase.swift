@@ -178,7 +178,7 @@ struct StoreDatabase {
             return HelperError(.failure, "cannot write to \(path): the disk is full", fix: "free some space and try again")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return HelperError(.failure, "\(path) stayed locked by another process \(TimeSpan(seconds: UInt32(busyTimeoutMilliseconds / 1000)).phrase)",
-                               fix: "find the process holding it (fuser \(path)) and let it finish")
+                               fix: "find the process holding it (" + ShellWord.command(["fuser", path]) + ") and let it finish")
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
             return HelperError(.failure, "cannot open \(path): \(error.message)",
                                fix: "check that the file and its directory exist and are yours (ls -l)")

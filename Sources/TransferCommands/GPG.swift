@@ -15,11 +15,10 @@ enum GPG {
     /// Which gpg, as GCM finds it (CredentialStore.GetGpgPath): GCM_GPG_PATH, else gpg2
     /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency").
     static var program: String? {
-        SystemIO.environment("GCM_GPG_PATH") ?? Subprocess.which("gpg2") ?? Subprocess.which("gpg")
+        SystemIO.environment("GCM_GPG_PATH") ?? GPGRunner.program
     }
 
-    /// The largest file it decrypts: a credential is a line of secret and two of names, and
-    /// a ciphertext that fits a pipe's buffer is written before gpg writes anything back.
+    /// The most a file may decrypt to: a credential is a line of secret and two of names.
     static let limit = 64 << 10
 
     /// Whether pinentry could reach someone: a graphical session, or the terminal gpg's
@@ -57,28 +56,21 @@ enum GPG {
                               fix: "install gnupg (apt install gnupg), then import again")
         }
         let asks = canAsk()
-        // --status-fd 2: gpg's machine-readable lines, in any locale, beside its messages.
-        let arguments = ["--batch", "--no-tty", "--quiet", "--status-fd", "2", "--decrypt"] + (asks ? [] : ["--pinentry-mode", "error"])
-        guard let result = Subprocess.run(program, arguments, input: ciphertext, limit: limit, timeoutSeconds: asks ? 120 : 20) else {
+        let timeout: Double = asks ? 120 : 20
+        guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: asks ? [] : ["--pinentry-mode", "error"],
+                                                          limit: limit, timeout: timeout) else {
             throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
         }
-        let status = GPGStatus(stderr: result.errors)
-        let message = status.messages.last ?? "exit status \(result.status)"
-        let fix = asks ? "check that gpg --decrypt \(ShellWord.quoted(name)) works, then import again"
-            : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(ShellWord.quoted(name)) >/dev/null caches it)"
-        if result.timedOut {
-            throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(asks ? 120 : 20) seconds", fix: fix)
+        let message = GPGStatus(stderr: result.errors).messages.last ?? "exit status \(result.status)"
+        let check = ShellWord.command(["gpg", "--decrypt", name])
+        let fix = asks ? "check that \(check) works, then import again"
+            : "run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (\(check) >/dev/null caches it)"
+        switch decrypted {
+        case .text(let text): return text
+        case .notForYou: throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
+        case .unreadable(let reason): throw NotDecryptable(reason: reason)
+        case .needsPassphrase: throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
+        case .timedOut: throw HelperError(.failure, "cannot decrypt \(name): gpg did not finish within \(Int(timeout)) seconds", fix: fix)
         }
-        guard result.succeeded else {
-            switch status.failure {
-            case .noOpenPGPData: throw NotDecryptable(reason: "not an OpenPGP file (gpg found no encrypted data in it)")
-            case .notForYou: throw NotDecryptable(reason: "encrypted to no key you have (\(message))")
-            case .keyNotUsable: throw HelperError(.failure, "cannot decrypt \(name) with gpg: \(message)", fix: fix)
-            }
-        }
-        guard result.output.count <= limit else {
-            throw NotDecryptable(reason: "it decrypts to more than a credential (over \(limit >> 10) KiB)")
-        }
-        return result.output
     }
 }
