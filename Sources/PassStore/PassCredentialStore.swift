@@ -308,10 +308,11 @@ public final class PassCredentialStore: CredentialStore {
             if info.st_mode & S_IFMT == S_IFDIR {
                 found += walk(tree, relative)
             } else if name.hasSuffix(".gpg") {
+                let path = directory.path + "/" + name
                 let refused: String? = switch info.st_mode & S_IFMT {
-                case S_IFLNK: "it is a symbolic link"
-                case S_IFREG: PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true).map { "it " + $0 }
-                default: "it is not a regular file"
+                case S_IFLNK: path + " is a symbolic link"
+                case S_IFREG: PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true).map { path + " " + $0 }
+                default: path + " is not a regular file"
                 }
                 found.append(Candidate(name: String(relative.dropLast(4)), modified: info.st_mtim, refused: refused))
             }

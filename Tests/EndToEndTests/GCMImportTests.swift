@@ -439,7 +439,7 @@ import Glibc
         let name = "GCM's gpg store \(store)"
         #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }
                 == ["read 1 credential from \(name): 1 new, 0 replaced, 0 unchanged; skipped 2 unusable entries (entries 2, 3)",
-                    "not imported from \(name): entry 2 (git/https/example.com/garbage.gpg): not an OpenPGP file (gpg found no encrypted data in it)",
+                    "not imported from \(name): entry 2 (git/https/example.com/garbage.gpg): it is no OpenPGP data",
                     "not imported from \(name): entry 3 (git/https/example.com/others.gpg): encrypted to no key you have (gpg: decryption failed: No secret key)"],
                 "\(result)")
         let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)

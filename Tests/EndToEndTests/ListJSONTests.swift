@@ -53,9 +53,22 @@ import Testing
         let items = try parsed(result)
         #expect(items.count == 1 && items[0]["host"] as? String == host, "\(result)")
         #expect(items[0]["username"] as? String == "a\u{FFFD}\u{FFFD}b", "\(result)")
+        #expect(items[0]["username_hex"] as? String == "61fffe62" && items[0]["host_hex"] == nil, "\(result)")
         #expect(result.stdoutLines.count == 3, "an item takes more than one line: \(result)")
         // The table shows the same item on one line, escaped.
         #expect(try helper("list").stdoutLines.count == 2)
+    }
+
+    /// Issue 23: two hosts that differ only in a byte that is no UTF-8 read as the same
+    /// host (U+FFFD): `host_hex` holds the bytes, and tells them apart.
+    @Test func valuesThatAreNoUTF8AreGivenAsTheirBytesToo() throws {
+        let helper = sandbox.sqlite()
+        for byte: UInt8 in [0xFF, 0xFE] {
+            expectSuccess(try helper.store(Array("protocol=https\nhost=a".utf8) + [byte] + Array(".example\nusername=u\npassword=pw\n\n".utf8)))
+        }
+        let items = try parsed(helper("list", "--format", "json"))
+        #expect(items.count == 2 && items.allSatisfy { $0["host"] as? String == "a\u{FFFD}.example" }, "\(items)")
+        #expect(Set(items.compactMap { $0["host_hex"] as? String }) == ["61ff2e6578616d706c65", "61fe2e6578616d706c65"], "\(items)")
     }
 
     /// git takes any number as an expiry: one past every calendar is listed as a number.

@@ -1,4 +1,5 @@
 import CredentialCore
+import Foundation
 import Testing
 
 /// Every path in a Fix line goes through ShellWord, for a person to paste into their
@@ -17,6 +18,34 @@ import Testing
                                          ["-c", "printf '%s|' " + ShellWord.quoted(word)])
             #expect(result.exitCode == 0 && result.stdoutText == word + "|", "\(shell): \(word.debugDescription) as \(ShellWord.quoted(word)): \(result)")
             #expect(!fileExists(sandbox.home + "/PWNED"), "\(shell) ran a command in \(ShellWord.quoted(word))")
+        }
+    }
+}
+
+/// A command a person is told to run, read back by each shell from the line that prints it:
+/// the command begins with its first word and ends somewhere before the line does (prose
+/// may follow), so each end at a word's boundary is tried; one must give exactly `words`,
+/// and none may run anything (a hostile name's `touch INJECTED`).
+enum ShellReadBack {
+    static func expect(in line: String, words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let sandbox = try Sandbox()
+        guard let start = line.range(of: words[0] + " ")?.lowerBound else {
+            Issue.record("no \(words[0]) command in: \(line)", sourceLocation: sourceLocation)
+            return
+        }
+        let command = String(line[start...])
+        let ends = command.indices.filter { [" ", ",", ")", ";"].contains(command[$0]) } + [command.endIndex]
+        let expected = words.map { "<\($0)>" }.joined()
+        for shell in ["sh", "bash", "zsh", "fish"] {
+            let program = try #require(Sandbox.which(shell), "\(shell) is not installed")
+            var read = false
+            for end in ends where !read {
+                let script = try sandbox.file("candidate", "printf '<%s>' " + command[..<end] + "\n")
+                let result = try sandbox.run(program, [script])
+                read = result.exitCode == 0 && result.stdoutText == expected
+            }
+            #expect(read, "\(shell) reads no prefix of \(command.debugDescription) as \(words)", sourceLocation: sourceLocation)
+            #expect(!fileExists(sandbox.home + "/INJECTED"), "\(shell) ran a command in \(command.debugDescription)", sourceLocation: sourceLocation)
         }
     }
 }
