@@ -28,7 +28,7 @@ public enum PassDiagnosis {
         let keys = ApprovedKeys.texts(in: SystemIO.readFile(recipients, limit: 1 << 16) ?? [])
         checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
         checks.append(approval(directory))
-        checks.append(secretKey(among: keys))
+        checks.append(secretKey(among: keys, pass: PassProgram(directory: directory)))
         checks.append(repository(directory))
         return checks
     }
@@ -54,10 +54,8 @@ public enum PassDiagnosis {
     }
 
     /// Whether one of the recipients is a key this user holds the secret of.
-    static func secretKey(among keys: [String]) -> HealthCheck {
-        guard let result = Subprocess.run("gpg", ["--batch", "--list-secret-keys", "--with-colons", "--"] + keys, input: [],
-                                          timeoutSeconds: PassProgram.timeoutSeconds), result.succeeded,
-              result.outputText.split(separator: "\n").contains(where: { $0.hasPrefix("sec:") }) else {
+    static func secretKey(among keys: [String], pass: PassProgram) -> HealthCheck {
+        guard keys.contains(where: { (try? pass.holdsSecretKey(named: $0)) == true }) else {
             return HealthCheck(.fail, "gpg key", "none of the keys git's entries are encrypted to has its secret key here, so nothing stored can be read back",
                                fix: "import your secret key (gpg --import), or pass init -p \(PassEntry.root) with a key you hold")
         }
