@@ -2,6 +2,7 @@
    who accept its "unstable" label; libsecret itself is built on them. */
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include "csecretservice.h"
+#include "bus_ownership.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -134,8 +135,18 @@ static void direct_service_init(DirectService *service) { (void)service; }
 SecretService *csecretservice_connect(GCancellable *cancellable, GError **error) {
     GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
     if (bus == NULL) return NULL;
-    const char *name = g_getenv("SECRET_SERVICE_BUS_NAME");  /* as libsecret: for a service under test */
-    char *owner = owner_of(bus, name != NULL ? name : "org.freedesktop.secrets", cancellable, error);
+    /* Only the bus's authentication and Hello so far: the bus must be ours before we ask it
+       anything, and the service's owner ours before anything goes to it. */
+    if (!csecretservice_check_bus(bus, error)) {
+        g_object_unref(bus);
+        return NULL;
+    }
+    const char *variable = g_getenv("SECRET_SERVICE_BUS_NAME");  /* as libsecret: for a service under test */
+    const char *name = variable != NULL ? variable : "org.freedesktop.secrets";
+    char *owner = owner_of(bus, name, cancellable, error);
+    /* Also a service just started by activation: our bus starts it as us, but another
+       user's program could have taken the name first. */
+    if (owner != NULL && !csecretservice_check_owner(bus, name, owner, -1, cancellable, error)) g_clear_pointer(&owner, g_free);
     SecretService *service = NULL;
     if (owner != NULL) {
         /* On the same connection: GLib shares one per bus while it is referenced. */
@@ -238,36 +249,37 @@ gchar **csecretservice_unlock_paths_within(SecretService *service, const char *c
 /* Who owns `name` on the session bus, for `doctor`. Each call has its own D-Bus timeout;
    connecting to the bus is bounded by the watchdog on `cancellable`. */
 int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsigned int seconds,
-                             char **owner, unsigned int *pid, char **error_text) {
-    GError *error = NULL;
+                             char **owner, unsigned int *pid, GError **error) {
     *owner = NULL;
     *pid = 0;
-    *error_text = NULL;
     csecretservice_arm(seconds);
-    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, &error);
-    if (bus == NULL) {
-        *error_text = g_strdup(error ? error->message : "no session bus");
-        g_clear_error(&error);
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    if (bus == NULL) return 0;
+    if (!csecretservice_check_bus(bus, error)) {
+        g_object_unref(bus);
         return 0;
     }
     GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
         "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(s)"),
-        G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, &error);
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, NULL);
     if (reply == NULL) {
-        g_clear_error(&error);
         g_object_unref(bus);
         return 2;
     }
     g_variant_get(reply, "(s)", owner);
     g_variant_unref(reply);
+    if (!csecretservice_check_owner(bus, name, *owner, (int)seconds * 1000, NULL, error)) {
+        g_clear_pointer(owner, g_free);
+        g_object_unref(bus);
+        return 0;
+    }
     reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
         "org.freedesktop.DBus", "GetConnectionUnixProcessID", g_variant_new("(s)", *owner), G_VARIANT_TYPE("(u)"),
-        G_DBUS_CALL_FLAGS_NONE, (int)seconds * 1000, NULL, &error);
+        G_DBUS_CALL_FLAGS_NONE, (int)seconds * 1000, NULL, NULL);
     if (reply != NULL) {
         g_variant_get(reply, "(u)", pid);
         g_variant_unref(reply);
     }
-    g_clear_error(&error);
     g_object_unref(bus);
     return 1;
 }

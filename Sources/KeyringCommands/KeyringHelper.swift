@@ -61,7 +61,7 @@ public struct KeyringSettings: StoreSettings {
     /// Where a store would go now, then both backends' checks.
     public func diagnose() -> [HealthCheck] {
         let choice = (try? open().choice()).map { HealthCheck(.ok, "choice", "stores go to \($0.backend.rawValue): \($0.reason)") }
-        return (choice.map { [$0] } ?? []) + ServiceDiagnosis.checks().map(\.asAlternative) + sqlite.diagnose()
+        return (choice.map { [$0] } ?? []) + ServiceDiagnosis.checks(fallback: true) + sqlite.diagnose()
     }
 
     func open() throws -> KeyringStore { KeyringStore(sqlite: try sqlite.location, passphrase: sqlite.passphrase) }
@@ -95,14 +95,5 @@ public struct KeyringOptions: StoreOptions {
         var settings = KeyringSettings()
         settings.sqlite = sqlite.settings
         return settings
-    }
-}
-
-extension HealthCheck {
-    /// The keyring front falls back to SQLite: a Secret Service that fails is a warning.
-    var asAlternative: HealthCheck {
-        var check = self
-        if check.verdict == .fail { check.verdict = .warn }
-        return check
     }
 }

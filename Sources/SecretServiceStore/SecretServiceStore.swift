@@ -38,6 +38,11 @@ public final class SecretServiceStore: CredentialStore {
         csecretservice_arm(timeoutSeconds)
         var error: UnsafeMutablePointer<GError>?
         guard let service = csecretservice_connect(cancellable, &error) else {
+            if let error, let refusal = ForeignBus.refusal(error) {
+                g_error_free(error)
+                g_object_unref(cancellable)
+                throw refusal
+            }
             var reason = take(error, cancellable: cancellable, timeoutSeconds: timeoutSeconds) ?? "no answer"
             // GLib's words for it ("Cannot autolaunch D-Bus without X11 $DISPLAY") say what it tried last.
             if SystemIO.environment("DBUS_SESSION_BUS_ADDRESS") == nil,

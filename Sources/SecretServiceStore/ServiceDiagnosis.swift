@@ -11,33 +11,46 @@ import Glibc
 public enum ServiceDiagnosis {
     static let serviceName = "org.freedesktop.secrets"
 
-    public static func checks() -> [HealthCheck] {
+    /// `fallback`: for a helper that goes on without the Secret Service (git-credential-keyring),
+    /// whose checks of it only warn when it is not there. A bus or service of another user's
+    /// still fails: other programs of the session use them too.
+    public static func checks(fallback: Bool = false) -> [HealthCheck] {
         csecretservice_silence_glib()
         let cancellable = g_cancellable_new()!
         defer { g_object_unref(cancellable) }
         csecretservice_watch(cancellable)
         var owner: UnsafeMutablePointer<CChar>?
         var pid: UInt32 = 0
-        var errorText: UnsafeMutablePointer<CChar>?
+        var error: UnsafeMutablePointer<GError>?
         let seconds: UInt32 = 5
-        let found = csecretservice_bus_owner(serviceName, cancellable, seconds, &owner, &pid, &errorText)
-        defer { g_free(owner); g_free(errorText) }
+        let found = csecretservice_bus_owner(serviceName, cancellable, seconds, &owner, &pid, &error)
+        defer { g_free(owner) }
         let address = SystemIO.environment("DBUS_SESSION_BUS_ADDRESS") ?? "the default address"
+        let connected = HealthCheck(.ok, "session bus", "connected to \(address)")
+        func absent(_ check: HealthCheck) -> HealthCheck {
+            fallback && check.verdict == .fail ? HealthCheck(.warn, check.subject, check.detail, fix: check.fix) : check
+        }
         switch found {
         case 0:
-            let reason = errorText.map { String(cString: $0) } ?? "no answer"
-            return [HealthCheck(.fail, "session bus", "cannot connect to \(address): \(reason)",
-                                fix: "log in to a desktop session (or run dbus-run-session), or use git-credential-sqlite")]
+            if let error, let refusal = ForeignBus.refusal(error) {
+                let bus = Int(error.pointee.code) == CSECRETSERVICE_ERROR_FOREIGN_BUS
+                g_error_free(error)
+                let failed = HealthCheck(.fail, bus ? "session bus" : "Secret Service", refusal.message, fix: refusal.fix)
+                return bus ? [failed] : [connected, failed]
+            }
+            let reason = SecretServiceStore.take(error) ?? "no answer"
+            return [absent(HealthCheck(.fail, "session bus", "cannot connect to \(address): \(reason)",
+                                       fix: "log in to a desktop session (or run dbus-run-session), or use git-credential-sqlite"))]
         case 2:
-            return [HealthCheck(.ok, "session bus", "connected to \(address)"),
-                    HealthCheck(.fail, "Secret Service", "no one owns \(serviceName) on the session bus",
-                                fix: "start gnome-keyring-daemon --components=secrets (or KeePassXC with its Secret Service), or use git-credential-sqlite")]
+            return [connected,
+                    absent(HealthCheck(.fail, "Secret Service", "no one owns \(serviceName) on the session bus",
+                                       fix: "start gnome-keyring-daemon --components=secrets (or KeePassXC with its Secret Service), or use git-credential-sqlite"))]
         default:
             let name = owner.map { String(cString: $0) } ?? "?"
             let program = pid == 0 ? "" : " (" + processName(pid) + ", pid \(pid))"
-            return [HealthCheck(.ok, "session bus", "connected to \(address)"),
+            return [connected,
                     HealthCheck(.ok, "Secret Service", "\(serviceName) is owned by \(name)\(program)"),
-                    lockState()]
+                    absent(lockState())]
         }
     }
 

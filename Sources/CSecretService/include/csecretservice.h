@@ -13,11 +13,24 @@ void csecretservice_silence_glib(void);
 void csecretservice_watch(GCancellable *cancellable);
 /* Sets the deadline `seconds` from now: called before each synchronous call. */
 void csecretservice_arm(unsigned int seconds);
+/* The errors of a bus or a Secret Service that is not the user's (bus_ownership.c): the
+   message says whose it is; nothing was sent to the service. */
+#define CSECRETSERVICE_ERROR (csecretservice_error_quark())
+GQuark csecretservice_error_quark(void);
+enum {
+    /* The session bus's socket is another user's (or its owner cannot be known). */
+    CSECRETSERVICE_ERROR_FOREIGN_BUS = 1,
+    /* The bus is the user's, but the Secret Service's name is owned by another user's program. */
+    CSECRETSERVICE_ERROR_FOREIGN_SERVICE = 2,
+};
+
 /* The Secret Service on the session bus, as a proxy of the unique name that owns it now
    (started by D-Bus activation if no one does): every call goes to that process, never to
-   one that takes the name over later. Two bus calls (Hello, GetNameOwner), where libsecret's
+   one that takes the name over later. Only on a bus that the user (or root) runs, and a
+   service that is the user's (else NULL with a CSECRETSERVICE_ERROR set, nothing sent to
+   it). Three bus calls (Hello, GetNameOwner, GetConnectionUnixUser), where libsecret's
    secret_service_get_sync made nine (three AddMatch, StartServiceByName, the service's
-   properties); or NULL with *error set. */
+   properties) and checked no one; or NULL with *error set. */
 SecretService *csecretservice_connect(GCancellable *cancellable, GError **error);
 /* Restarts the clock armed last whenever the service (or the bus) answers a call. */
 void csecretservice_count_answers(SecretService *service);
@@ -41,10 +54,11 @@ gboolean csecretservice_item_properties(SecretService *service, const char *item
 gboolean csecretservice_delete_path(SecretService *service, const char *item, unsigned int prompt_seconds,
                                     GCancellable *cancellable, GError **error);
 /* Who owns the bus name `name` (its unique name in *owner, to g_free, and its process id
-   in *pid, 0 if unknown): returns 1. Returns 2 when no one owns it, 0 when there is no
-   session bus (the reason in *error_text, to g_free). For `doctor`. */
+   in *pid, 0 if unknown): returns 1. Returns 2 when no one owns it, 0 with *error set when
+   there is no session bus, or when the bus or that owner is not the user's (a
+   CSECRETSERVICE_ERROR, as csecretservice_connect checks). For `doctor`. */
 int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsigned int seconds,
-                             char **owner, unsigned int *pid, char **error_text);
+                             char **owner, unsigned int *pid, GError **error);
 /* The D-Bus object path of the collection the "default" alias names (where new items go), or NULL with *error set;
    free it with g_free. */
 char *csecretservice_default_collection_path(SecretService *service, GCancellable *cancellable, GError **error);
