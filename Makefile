@@ -43,7 +43,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc
 DEB_PACKAGES := dpkg-dev lintian
 DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
 TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
-	mandoc groff man-db bash-completion zsh fish binutils xz-utils
+	mandoc groff man-db bash-completion zsh fish binutils xz-utils keyutils
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # $(call link,FILE,DIR,NAMES): each of NAMES in DIR a hard link of FILE (replacing what was there).

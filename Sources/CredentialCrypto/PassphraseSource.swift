@@ -69,8 +69,8 @@ public struct PassphraseSource: Sendable {
     /// days. From 12 on, passphrases are typically several words, beyond such a search.
     static let shortLength = 12
 
-    /// The executable's name, for the warning's line.
-    static var program: String {
+    /// The executable's name, for a warning's line.
+    public static var program: String {
         let path = CommandLine.arguments.first ?? "git-credential-sqlite"
         return path.split(separator: "/").last.map(String.init) ?? path
     }

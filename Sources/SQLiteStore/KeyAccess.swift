@@ -54,7 +54,9 @@ enum KeyAccess {
     /// After a person gave the passphrase, the key stays in the kernel keyring for the
     /// grace period, so that the `store` git sends after a successful fetch does not ask
     /// again. A key cached already (an `unlock`, perhaps longer) is left as it is; a
-    /// keyring that cannot be used leaves the store locked, as before.
+    /// keyring that cannot be used leaves the store locked, and the person who just typed
+    /// the passphrase is told in one line why they will be asked again (silence would
+    /// look like a grace period that does not work), with the fix, and how to stop trying.
     /// Returns whether it kept it now.
     @discardableResult
     static func keepForGracePeriod(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) -> Bool {
@@ -67,6 +69,10 @@ enum KeyAccess {
                 return true
             }
             Trace.note("did not keep the key: the store was re-keyed while its passphrase was asked")
+        } catch let error as HelperError {
+            Trace.note("could not keep the key for the grace period: \(error.message)")
+            let fix = (error.fix.map { $0 + "; " } ?? "") + "or give --grace-period 0 (in the helper line, for git) to stop trying"
+            SystemIO.writeAll(2, HelperError(.failure, "warning: " + error.message, fix: fix).line(program: PassphraseSource.program) + "\n")
         } catch {
             Trace.note("could not keep the key for the grace period: \(error)")
         }
@@ -75,11 +81,22 @@ enum KeyAccess {
 
     /// Caches `key` in the kernel keyring for `period`; false (nothing cached) when a
     /// passwd or conversion re-keyed the store since `database` was read: checked after
-    /// caching it, so that a re-key finishing later finds the key and drops it.
+    /// caching it, so that a re-key finishing later finds the key and drops it. Nothing is
+    /// cached when it throws.
     static func keep(_ key: UnlockedKey, of database: StoreDatabase, location: StoreLocation, for period: TimeSpan) throws -> Bool {
         let description = KernelKeyring.description(databaseID: database.meta[Meta.databaseID] ?? [])
-        try KernelKeyring.store(key.bytes, description: description, timeoutSeconds: period.seconds)
-        if try StoreDatabase.guarding(location.database, { try database.readMeta() }) != database.meta {
+        do {
+            try KernelKeyring.store(key.bytes, description: description, timeoutSeconds: period.seconds)
+        } catch {
+            throw HelperError(error.kind, "cannot keep the key of \(location.database) in the kernel keyring \(period.phrase): \(error.message), so the store stays locked",
+                              fix: error.fix)
+        }
+        let meta: [String: [UInt8]]
+        do { meta = try StoreDatabase.guarding(location.database, { try database.readMeta() }) } catch {
+            KernelKeyring.remove(description: description)
+            throw error
+        }
+        if meta != database.meta {
             KernelKeyring.remove(description: description)
             return false
         }

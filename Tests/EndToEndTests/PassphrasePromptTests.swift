@@ -286,19 +286,14 @@ import Testing
     // MARK: The kernel keyring, seen from outside
 
     func keyDescription(of database: String? = nil) throws -> String {
-        let sqlite3 = Sandbox.which("sqlite3") ?? "/usr/bin/sqlite3"
-        let id = try sandbox.run(sqlite3, ["-batch", database ?? self.database, "SELECT lower(hex(value)) FROM meta WHERE name = 'database_id'"])
-        return "git-credential-sqlite:" + id.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        try sandbox.keyDescription(of: database ?? self.database)
     }
 
     /// What /proc/keys says of the store's cached key's time left ("5m" just after it was
     /// kept for 5 minutes, "4m" a moment later),
     /// nil when no key is cached.
     func kernelKeyTimeout(of database: String? = nil) throws -> String? {
-        let description = try keyDescription(of: database)
-        let lines = String(decoding: contents(of: "/proc/keys") ?? [], as: UTF8.self).split(separator: "\n")
-        guard let line = lines.first(where: { $0.hasSuffix(description + ": 32") }) else { return nil }
-        return line.split(separator: " ", omittingEmptySubsequences: true)[3].description
+        try sandbox.cachedKeys(of: database ?? self.database, in: nil).first
     }
 
     func keyctl(_ arguments: [String]) throws -> ProcessResult {
