@@ -46,10 +46,9 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 or given credentials. The helper is written by the full path of this program, \
                 so that git finds it whatever PATH git runs with (cron, systemd, an IDE), with \
                 the store options given, if any (paths made absolute), quoted for git's \
-                shell. A program path someone else could put their program at (the file or a \
-                directory on the way writable by others, a sticky /tmp included) is refused: \
-                install with make install, the .deb, or into ~/.local/bin. A line of this helper's written before is replaced, and says so; \
-                running it again changes nothing. A plaintext ~/.git-credentials or \
+                shell. A path others could put their program at (under /tmp) is refused. A \
+                line of this helper's written before is replaced, and says so; running it \
+                again changes nothing. A plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials is pointed out, with the import command that \
                 moves it into the store.
 

@@ -15,8 +15,8 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
             discussion: """
                 Prints one verdict per check (ok, warn or FAIL) with the fix, never a secret, \
                 and exits 1 when a check fails. It checks that the program git's configuration \
-                names still exists and that no one else could replace it, warns of a PATH \
-                entry that names the current directory (empty or relative), and points out a plaintext ~/.git-credentials or \
+                names still exists and no one else could replace it, warns of a PATH entry \
+                naming the current directory, and points out a plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials with the import command that moves it into \
                 the store. The round trip stores, reads back and erases a throwaway credential \
                 for a host under .invalid, in a temporary store that is then removed (for the \
@@ -48,7 +48,7 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
 enum Doctor {
     /// Where a shell finds the program. git runs the one its configuration names (checked
     /// with the configuration), by full path since configure writes one: not being on
-    /// PATH only means typing the full path.
+    /// PATH only means typing the full path. Then PATH's entries that name the current directory.
     static func path(_ name: String) -> [HealthCheck] {
         let program = "git-credential-" + name
         let slips = pathSlips()
