@@ -93,8 +93,11 @@ public enum PrivateFiles {
         try checkDirectoryChain(directory(of: absolute), below: path)
     }
 
-    /// Checks `directory` and each directory above it.
-    public static func checkDirectoryChain(_ directory: String, below path: String) throws(HelperError) {
+    /// Checks `directory` and each directory above it. `trustingSticky`: whether root's
+    /// sticky directories (/tmp) pass: they do on the way to a file the store opens (no one
+    /// can rename ours away), not on the way to a program git is told to run by its path
+    /// (once ours is removed, /tmp emptied at boot, anyone can create the same path).
+    public static func checkDirectoryChain(_ directory: String, below path: String, trustingSticky: Bool = true) throws(HelperError) {
         var prefix = ""
         for component in ["/"] + directory.split(separator: "/").map(String.init) {
             prefix = component == "/" ? "/" : (prefix == "/" ? "/" : prefix + "/") + component
@@ -116,7 +119,7 @@ public enum PrivateFiles {
                 }
                 let target = String(cString: real)
                 free(real)
-                try checkDirectoryChain(target, below: path)
+                try checkDirectoryChain(target, below: path, trustingSticky: trustingSticky)
                 continue
             }
             let trusted = info.st_uid == geteuid() || info.st_uid == 0
@@ -124,11 +127,40 @@ public enum PrivateFiles {
                 throw HelperError(.failure, "\(prefix), above \(path), belongs to uid \(info.st_uid), who could move it away and put theirs in its place",
                                   fix: "keep the store under directories that only you and root own (--db, --key-file)")
             }
-            let sharedButSafe = info.st_uid == 0 && info.st_mode & S_ISVTX != 0
-            if info.st_mode & 0o022 != 0 && !sharedButSafe {
-                throw HelperError(.failure, "\(prefix), above \(path), is writable by group or others (mode \(octal(info.st_mode))), who could move it away",
+            let sticky = info.st_mode & S_ISVTX != 0
+            if info.st_mode & 0o022 != 0 && !(trustingSticky && sticky && info.st_uid == 0) {
+                throw HelperError(.failure, "\(prefix), above \(path), " + (sticky
+                                      ? "is writable by all (mode \(octal(info.st_mode))): sticky, so others cannot move what is in it, but can create \(path) anew once it is removed"
+                                      : "is writable by group or others (mode \(octal(info.st_mode))), who could move it away"),
                                   fix: "chmod go-w \(ShellWord.quoted(prefix))")
             }
+        }
+    }
+
+    /// The rule for a program another one is told to run by its path (git's
+    /// credential.helper, which git hands every credential): the file, a link's target too,
+    /// ours or root's and writable by no one else, and every directory on the way from /
+    /// the same, root's sticky /tmp included. Throws one line saying who else could put
+    /// their program there; the caller gives the fix.
+    public static func checkProgram(_ path: String) throws(HelperError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw HelperError(.failure, "cannot examine \(path): \(SystemIO.errorText())", fix: nil)
+        }
+        if let why = whyOthersCouldWrite(info, rootIsTrusted: true) { throw HelperError(.failure, "\(path) \(why)", fix: nil) }
+        var absolute = path
+        if !absolute.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            absolute = String(cString: cwd) + "/" + path
+            free(cwd)
+        }
+        try checkDirectoryChain(directory(of: absolute), below: path, trustingSticky: false)
+        if info.st_mode & S_IFMT == S_IFLNK {
+            guard let real = realpath(path, nil) else {
+                throw HelperError(.failure, "cannot follow \(path): \(SystemIO.errorText())", fix: nil)
+            }
+            let target = String(cString: real)
+            free(real)
+            try checkProgram(target)
         }
     }
 

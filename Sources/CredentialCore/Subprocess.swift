@@ -7,7 +7,8 @@ import Musl
 /// Runs another program (git, an askpass program, a sibling helper) and collects what it
 /// writes. Arguments go to execve as they are: no shell, so nothing in them is
 /// interpreted. Standard input is `input` when given, else inherited (askpass needs the
-/// terminal); stderr is collected when asked, else inherited.
+/// terminal); stderr is collected when asked, else inherited. A program named without a
+/// slash is looked up by `which`, and only there: never in the current directory.
 public enum Subprocess {
     public struct Result: Sendable {
         public var status: Int32
@@ -29,6 +30,9 @@ public enum Subprocess {
     }
 
     /// `nil` when the program cannot be started (not found, not executable).
+    /// `program`: a name, looked up by `which`, or a path (with a slash), run as given, as
+    /// git runs GIT_ASKPASS and core.askPass. The child's PATH is `searchPath`: what it
+    /// looks up (pass its gpg2 and git, `env` its bash) comes from the same directories.
     /// `environment`: variables set (or replaced) for the child only. `timeoutSeconds`: the
     /// child runs in a process group of its own, killed whole when it has not finished by
     /// then (a program it started, gpg under pass, would otherwise keep the pipes open).
@@ -38,6 +42,10 @@ public enum Subprocess {
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
                            collectErrors: Bool = true, limit: Int = 1 << 30,
                            environment: [String: String] = [:], timeoutSeconds: Double? = nil) -> Result? {
+        guard let path = program.contains("/") ? program : which(program) else {
+            errno = ENOENT
+            return nil
+        }
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard privatePipe(&outPipe), !collectErrors || privatePipe(&errPipe), input == nil || privatePipe(&inPipe) else {
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
@@ -58,11 +66,15 @@ public enum Subprocess {
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
             posix_spawnattr_setpgroup(&attributes, 0)
         }
-        let variables = environment.isEmpty ? nil : mergedEnvironment(environment)
+        var changes = environment
+        if SystemIO.environment("PATH") != searchPath { changes["PATH"] = searchPath }
+        let variables = changes.isEmpty ? nil : mergedEnvironment(changes)
         defer { variables?.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = variables.map { posix_spawnp(&pid, program, &actions, &attributes, argv, $0) }
-            ?? posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        // posix_spawn, not posix_spawnp: the path is found already, and spawnp would search
+        // PATH's empty entries (the current directory) for a name.
+        let spawned = variables.map { posix_spawn(&pid, path, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
         defer { for fd in [outPipe[0], errPipe[0], inPipe[1]] where fd >= 0 { close(fd) } }
         guard spawned == 0 else { return nil }
@@ -181,12 +193,36 @@ public enum Subprocess {
         return (buffers[0], buffers[1], nil)
     }
 
-    /// The full path of `program` on PATH, as a shell would find it; `nil` when none.
+    /// The full path of `program` in `searchDirectories`: the first executable regular
+    /// file of that name (as git's own lookup); `nil` when none.
     public static func which(_ program: String) -> String? {
-        let path = SystemIO.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":", omittingEmptySubsequences: false)
-            .map { ($0.isEmpty ? "." : String($0)) + "/" + program }
-            .first { access($0, X_OK) == 0 }
+        searchDirectories.map { $0 + "/" + program }.first { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+        }
+    }
+
+    /// Where every program the helpers run is looked up: PATH's absolute directories, in
+    /// order. An empty entry (a trailing `:`, a common slip) and a relative one (`.`, `bin`)
+    /// are skipped: shells, git and execvp take them from the current directory, which is
+    /// the repository git runs a helper in, and a cloned repository carrying an executable
+    /// `gpg2` or `git` would run it. PATH unset, or naming no absolute directory: the
+    /// usual directories (bash's own default would add `.`).
+    public static var searchDirectories: [String] {
+        let absolute = (SystemIO.environment("PATH") ?? "").split(separator: ":").filter { $0.hasPrefix("/") }.map(String.init)
+        return absolute.isEmpty ? ["/usr/local/bin", "/usr/bin", "/bin"] : absolute
+    }
+
+    /// `searchDirectories` as a PATH, the one every child gets.
+    public static var searchPath: String { searchDirectories.joined(separator: ":") }
+
+    /// PATH's entries that `searchDirectories` skips, with their place (from 1) and the
+    /// number of entries, for doctor to point out: the empty and relative ones.
+    public static var skippedPathEntries: (entries: [(position: Int, entry: String)], count: Int) {
+        guard let raw = getenv("PATH") else { return ([], 0) }
+        let all = String(cString: raw).split(separator: ":", omittingEmptySubsequences: false)
+        let skipped = all.enumerated().filter { !$0.element.hasPrefix("/") }.map { ($0.offset + 1, String($0.element)) }
+        return (skipped, all.count)
     }
 
     /// The path of the running executable, symlinks resolved.

@@ -46,8 +46,9 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 or given credentials. The helper is written by the full path of this program, \
                 so that git finds it whatever PATH git runs with (cron, systemd, an IDE), with \
                 the store options given, if any (paths made absolute), quoted for git's \
-                shell. A line of this helper's written before is replaced, and says so; \
-                running it again changes nothing. A plaintext ~/.git-credentials or \
+                shell. A path others could put their program at (under /tmp) is refused. A \
+                line of this helper's written before is replaced, and says so; running it \
+                again changes nothing. A plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials is pointed out, with the import command that \
                 moves it into the store.
 
@@ -65,7 +66,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let name = Options.Settings.helperName
         let config = try target.config()
         let arguments = try options.settings.helperArguments()
-        let line = HelperLine.forThisProgram(name, arguments: arguments).value
+        let line = try HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
         let ours = values.filter { HelperLine(parsing: $0).runs(name) }
         if ours == [line], values.suffix(2) == ["", line] {

@@ -15,7 +15,8 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
             discussion: """
                 Prints one verdict per check (ok, warn or FAIL) with the fix, never a secret, \
                 and exits 1 when a check fails. It checks that the program git's configuration \
-                names still exists, and points out a plaintext ~/.git-credentials or \
+                names still exists and no one else could replace it, warns of a PATH entry \
+                naming the current directory, and points out a plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials with the import command that moves it into \
                 the store. The round trip stores, reads back and erases a throwaway credential \
                 for a host under .invalid, in a temporary store that is then removed (for the \
@@ -36,7 +37,7 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
         SecretPrompt.allowed = false
         // The options given, for the fixes to repeat: doctor --db X suggests configure --db X.
         let arguments = (try? settings.helperArguments()) ?? []
-        let checks = [Doctor.path(name)] + Doctor.git(name, arguments: arguments) + settings.diagnose()
+        let checks = Doctor.path(name) + Doctor.git(name, arguments: arguments) + settings.diagnose()
             + [Doctor.roundTrip(settings), Doctor.plaintext(name, arguments: arguments)] + Doctor.netrc(name, arguments: arguments)
         SystemIO.writeAll(1, checks.map { $0.line + "\n" }.joined())
         if checks.contains(where: { $0.verdict == .fail }) { throw ExitCode.failure }
@@ -47,17 +48,32 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
 enum Doctor {
     /// Where a shell finds the program. git runs the one its configuration names (checked
     /// with the configuration), by full path since configure writes one: not being on
-    /// PATH only means typing the full path.
-    static func path(_ name: String) -> HealthCheck {
+    /// PATH only means typing the full path. Then PATH's entries that name the current directory.
+    static func path(_ name: String) -> [HealthCheck] {
         let program = "git-credential-" + name
+        let slips = pathSlips()
         guard let found = Subprocess.which(program) else {
-            return HealthCheck(.warn, "PATH", "\(program) is not on PATH, so it runs only by its full path",
-                               fix: "make install, or add the directory that holds it to PATH")
+            return [HealthCheck(.warn, "PATH", "\(program) is not on PATH, so it runs only by its full path",
+                                fix: "make install, or add the directory that holds it to PATH")] + slips
         }
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
-            return HealthCheck(.warn, "PATH", "PATH finds \(found), not this \(here)", fix: "remove the other copy, or order PATH")
+            return [HealthCheck(.warn, "PATH", "PATH finds \(found), not this \(here)", fix: "remove the other copy, or order PATH")] + slips
         }
-        return HealthCheck(.ok, "PATH", "PATH finds \(found)")
+        return [HealthCheck(.ok, "PATH", "PATH finds \(found)")] + slips
+    }
+
+    /// PATH's entries that name the current directory, which these helpers skip
+    /// (Subprocess.searchDirectories) but shells, git and pass do not: in the repository
+    /// git works in, its own git or gpg2 would run.
+    static func pathSlips() -> [HealthCheck] {
+        let (skipped, count) = Subprocess.skippedPathEntries
+        return skipped.map { position, entry in
+            let what = entry.isEmpty
+                ? "is empty (\(position == 1 ? "a leading" : position == count ? "a trailing" : "a doubled") ':'), which shells, git and pass read as the current directory"
+                : "\(Trace.quoted(entry)), is relative, which shells, git and pass look up from the current directory"
+            return HealthCheck(.warn, "PATH", "entry \(position) of PATH\(entry.isEmpty ? " " : ", ")\(what), so a program of the repository git works in would run; these helpers skip it",
+                               fix: "remove it from PATH where PATH is set (~/.profile, ~/.bashrc)")
+        }
     }
 
     /// The git version and its protocol features, and how git config names helpers.
@@ -136,7 +152,7 @@ enum Doctor {
             let program = line.isShortName ? "git-credential-" + line.program : line.program
             let execPath = line.isShortName ? (try? GitConfig.git(["--exec-path"])).flatMap { $0.succeeded ? $0.outputText : nil }
                 .map { String($0.split(separator: "\n").first ?? "") } : nil
-            let directories = (execPath.map { [$0] } ?? []) + (SystemIO.environment("PATH") ?? "").split(separator: ":").map(String.init)
+            let directories = (execPath.map { [$0] } ?? []) + Subprocess.searchDirectories
             guard let first = directories.map({ $0 + "/" + program }).first(where: { access($0, X_OK) == 0 }) else {
                 return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(program) by name, which is not on PATH", fix: fix)
             }
@@ -146,6 +162,9 @@ enum Doctor {
                                    fix: fix + " (it writes the full path)")
             }
             found = first
+        }
+        if let why = HelperLine.whyUnsafeToRun(found) {
+            return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(found), which others could replace: \(why)", fix: HelperLine.unsafeProgramFix)
         }
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
             return HealthCheck(.warn, subject, "git runs \(found), not this \(here)", fix: "run its doctor, or make git run this one: " + fix)

@@ -102,28 +102,35 @@ public struct HelperLine: Equatable, Sendable {
     /// it whatever PATH git runs with (cron, systemd, an IDE). The path PATH leads to
     /// when that is this very file (a package's /usr/bin, or a link a package manager
     /// moves to each new version on upgrade), else the file itself (a build directory).
-    public static func forThisProgram(_ name: String, arguments: [String]) -> HelperLine {
-        HelperLine(program: thisProgram(name) ?? "git-credential-" + name, arguments: arguments)
+    /// Refused when someone else could put their program at that path (`whyUnsafeToRun`).
+    public static func forThisProgram(_ name: String, arguments: [String]) throws(HelperError) -> HelperLine {
+        let program = thisProgram(name) ?? "git-credential-" + name
+        if program.contains("/"), let why = whyUnsafeToRun(program) {
+            throw HelperError(.failure, "git would run \(program), which others could replace: \(why)", fix: unsafeProgramFix)
+        }
+        return HelperLine(program: program, arguments: arguments)
     }
 
+    /// Why git must not be told to run `path`, or `nil`: git hands that program every
+    /// credential, so no one but us and root may be able to put theirs there
+    /// (PrivateFiles.checkProgram: a copy under /tmp is anyone's once /tmp is emptied).
+    public static func whyUnsafeToRun(_ path: String) -> String? {
+        do throws(HelperError) { try PrivateFiles.checkProgram(path) } catch { return error.message }
+        return nil
+    }
+
+    public static let unsafeProgramFix = "install the helpers where only you and root can write (make install, the .deb, or a copy in ~/.local/bin), and run configure from there"
+
+    /// PATH's link only when only we and root can change what it runs: a link someone else
+    /// made, in a directory they can write, leads to us today and to their program
+    /// tomorrow, which git would then give every credential.
     static func thisProgram(_ name: String) -> String? {
         let here = Subprocess.currentExecutable
-        if let found = Subprocess.which("git-credential-" + name), found.hasPrefix("/"),
-           here == nil || Subprocess.realPath(found) == here, isTrusted(found) {
+        if let found = Subprocess.which("git-credential-" + name),
+           here == nil || Subprocess.realPath(found) == here, whyUnsafeToRun(found) == nil {
             return found
         }
         return here
-    }
-
-    /// Whether only we and root can change what `path` runs: the link or file is theirs
-    /// (a file not writable by others), and so is each directory up to /. A link someone
-    /// else made, in a directory they can write, leads to us today and to their program
-    /// tomorrow, which git would then give every credential.
-    static func isTrusted(_ path: String) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0, PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: true) == nil else { return false }
-        do throws(HelperError) { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return false }
-        return true
     }
 
     /// How a person runs this program, for a fix to type: by name when PATH leads here.

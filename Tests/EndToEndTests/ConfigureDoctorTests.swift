@@ -135,7 +135,7 @@ import Glibc
     /// passed over for the file itself.
     @Test func configureWritesThePathPATHLeadsToWhenOnlyWeCanChangeIt() throws {
         for (name, mode) in [("bin", 0o755), ("shared-bin", 0o777)] {
-            let directory = sandbox.root + "/" + name, link = directory + "/git-credential-sqlite"
+            let directory = try sandbox.ownDirectory() + "/" + name, link = directory + "/git-credential-sqlite"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
             chmod(directory, mode_t(mode))
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: BuiltProducts.sqliteHelper)
@@ -153,7 +153,7 @@ import Glibc
     /// the configure command (with the line's own options) that fixes it, and that command
     /// does. A short name found nowhere fails; found only through this PATH, it warns.
     @Test func doctorFindsAConfiguredProgramThatIsGone() throws {
-        let directory = sandbox.root + "/old-install"
+        let directory = try sandbox.ownDirectory() + "/old-install"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let copy = directory + "/git-credential-sqlite", database = sandbox.root + "/store.db"
         try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
@@ -190,6 +190,59 @@ import Glibc
         let onlyHere = try helper.with(environment: onPath).run(["doctor"])
         #expect(onlyHere.stdoutLines.contains { $0.hasPrefix("warn  helper: sqlite (global) runs git-credential-sqlite by name, found in \(BuiltProducts.directory) on this PATH only")
                                                 && $0.hasSuffix("Fix: git-credential-sqlite configure (it writes the full path)") }, "\(onlyHere)")
+    }
+
+    // MARK: the program git is told to run
+
+    /// configure writes the path of the program git will run, which git then hands every
+    /// credential: a path others could put their own program at is refused, with nothing
+    /// written; that is a directory on the way writable by others, sticky or not (once
+    /// /tmp is emptied, anyone can create the same path). doctor FAILs such a line written
+    /// by hand, and one naming a link that leads there. Under the user's own directories,
+    /// configure writes the path and doctor calls it ok.
+    @Test func configureRefusesAProgramOthersCouldReplaceAndDoctorFailsOne() throws {
+        let own = try sandbox.ownDirectory()
+        let temporary = (sandbox.root as NSString).deletingLastPathComponent
+        let fix = "Fix: install the helpers where only you and root can write (make install, the .deb, or a copy in ~/.local/bin), and run configure from there"
+        let places: [(directory: String, mode: mode_t?, reason: (String) -> String)] = [
+            // The sandbox, a directory of ours under /tmp.
+            (sandbox.root + "/tmp-install", nil, { "\(temporary), above \($0), is writable by all (mode 01777): sticky, so others cannot move what is in it, but can create \($0) anew once it is removed" }),
+            (own + "/sticky", 0o1777, { "\(own)/sticky, above \($0), is writable by all (mode 01777): sticky, so others cannot move what is in it, but can create \($0) anew once it is removed" }),
+            (own + "/shared", 0o777, { "\(own)/shared, above \($0), is writable by group or others (mode 0777), who could move it away" }),
+        ]
+        for (directory, mode, reason) in places {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            if let mode { chmod(directory, mode) }
+            let copy = directory + "/git-credential-sqlite"
+            try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
+            let refused = try sandbox.run(copy, ["configure"])
+            #expect(refused.exitCode == 1 && refused.stdout.isEmpty, "\(refused)")
+            #expect(refused.stderrText == "git-credential-sqlite: git would run \(copy), which others could replace: \(reason(copy)). \(fix)\n", "\(refused)")
+            #expect(try helpers().isEmpty, "configure wrote \(copy)")
+
+            expectSuccess(try sandbox.git(["config", "--global", "credential.helper", copy]))
+            let doctor = try helper.run(["doctor"])
+            #expect(doctor.exitCode == 1, "\(doctor)")
+            #expect(doctor.stdoutLines.contains("FAIL  helper: \(copy) (global) runs \(copy), which others could replace: \(reason(copy)). \(fix)"), "\(doctor)")
+            expectSuccess(try sandbox.git(["config", "--global", "--unset-all", "credential.helper"]))
+        }
+
+        // A link of ours, in a directory of ours, that leads under /tmp.
+        let link = own + "/git-credential-sqlite", target = sandbox.root + "/tmp-install/git-credential-sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        expectSuccess(try sandbox.git(["config", "--global", "credential.helper", link]))
+        let doctor = try helper.run(["doctor"])
+        #expect(doctor.stdoutLines.contains("FAIL  helper: \(link) (global) runs \(link), which others could replace: \(places[0].reason(target)). \(fix)"), "\(doctor)")
+        expectSuccess(try sandbox.git(["config", "--global", "--unset-all", "credential.helper"]))
+
+        let installed = own + "/bin", copy = installed + "/git-credential-sqlite"
+        try FileManager.default.createDirectory(atPath: installed, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
+        let configured = try sandbox.run(copy, ["configure"])
+        #expect(configured.exitCode == 0 && configured.stderrText.hasPrefix("configured: "), "\(configured)")
+        #expect(try helpers().last?.hasPrefix(copy + " ") == true)
+        let fromOwn = try sandbox.run(copy, ["doctor"])
+        #expect(fromOwn.stdoutLines.contains { $0.hasPrefix("ok    helper: git runs \(copy) ") }, "\(fromOwn)")
     }
 
     // MARK: doctor changes nothing

@@ -306,14 +306,14 @@ import Testing
     /// not `/…/my`, the first shell word the unquoted path would leave.
     @Test(arguments: ["my\tdir", "my dir;x", "my$(x)dir", "my\ndir"])
     func configureQuotesAPathWithShellCharacters(_ directoryName: String) throws {
-        let directory = sandbox.root + "/" + directoryName
+        // In a directory of ours (configure refuses one under /tmp, as the sandbox is).
+        let own = try sandbox.ownDirectory(), directory = own + "/" + directoryName
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let copy = directory + "/git-credential-sqlite"
         try FileManager.default.copyItem(atPath: BuiltProducts.sqliteHelper, toPath: copy)
         let marker = sandbox.root + "/wrong-program-ran"
         // What an unquoted path would run instead: the first word before the TAB or blank.
-        let decoy = "#!/bin/sh\ntouch '\(marker)'\n"
-        try sandbox.file("my", decoy, mode: 0o700)
+        try ChildProcess.writeFile(own + "/my", Array("#!/bin/sh\ntouch '\(marker)'\n".utf8), mode: 0o700)
         let configured = try sandbox.run(copy, ["configure"])
         #expect(configured.exitCode == 0, "\(configured)")
         #expect(configured.stderrLines.count == 1 && !configured.stderr.bytes.contains(0x09), "\(configured)")

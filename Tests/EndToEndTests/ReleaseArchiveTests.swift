@@ -7,9 +7,14 @@ import Testing
 /// and uninstalled without a trace; install.sh refusing what it must refuse.
 @Suite struct ReleaseArchiveTests {
     let sandbox: Sandbox
-    var prefix: String { sandbox.root + "/prefix" }
+    /// Under a directory of ours, not the sandbox's /tmp: configure refuses a program
+    /// there, which anyone could put at the same path once /tmp is emptied.
+    let prefix: String
 
-    init() throws { sandbox = try Sandbox() }
+    init() throws {
+        sandbox = try Sandbox()
+        prefix = try sandbox.ownDirectory() + "/prefix"
+    }
 
     /// The archive, made once for the suite (xz over 70 MB takes a while), and extracted.
     struct Archive {

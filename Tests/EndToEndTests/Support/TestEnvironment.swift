@@ -55,7 +55,23 @@ final class Sandbox {
         }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: root) }
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+        if let ownDirectoryMade { try? FileManager.default.removeItem(atPath: ownDirectoryMade) }
+    }
+
+    /// A directory of the user's own where no one else can write on the way from /, for
+    /// a program that git is told to run by its path (configure refuses one under the
+    /// sandbox: /tmp above it is writable by all, and once it is emptied anyone could put
+    /// a program at the same path). Beside the built programs, which pass the same rule.
+    private var ownDirectoryMade: String?
+    func ownDirectory() throws -> String {
+        if let ownDirectoryMade { return ownDirectoryMade }
+        let path = SourceTree.root + "/.build/e2e-own/" + (root as NSString).lastPathComponent
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        ownDirectoryMade = path
+        return path
+    }
 
     var environment: [String: String] {
         ["PATH": Self.searchPath, "HOME": home, "XDG_DATA_HOME": dataHome, "XDG_CONFIG_HOME": configHome,
