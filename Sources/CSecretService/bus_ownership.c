@@ -40,8 +40,8 @@ static char *bus_text(GSocket *socket) {
     return text;
 }
 
-gboolean csecretservice_check_bus(GDBusConnection *bus, GError **error) {
-    GIOStream *stream = g_dbus_connection_get_stream(bus);
+/* Whether whoever listens on `stream`'s socket is the user or root. */
+static gboolean check_stream(GIOStream *stream, GError **error) {
     GSocket *socket = G_IS_SOCKET_CONNECTION(stream) ? g_socket_connection_get_socket(G_SOCKET_CONNECTION(stream)) : NULL;
     /* SO_PEERCRED: who called listen() on the socket, which no one else can claim to be. */
     GCredentials *credentials = socket != NULL ? g_socket_get_credentials(socket, NULL) : NULL;
@@ -111,4 +111,27 @@ gboolean csecretservice_check_owner(GDBusConnection *bus, const char *name, cons
                 name, failure->message);
     g_error_free(failure);
     return FALSE;
+}
+
+gboolean csecretservice_check_bus(GDBusConnection *bus, GError **error) {
+    return check_stream(g_dbus_connection_get_stream(bus), error);
+}
+
+GDBusConnection *csecretservice_session_bus(GCancellable *cancellable, GError **error) {
+    /* Before a byte is sent (the credentials byte, AUTH EXTERNAL with our uid, Hello): a
+       connection of our own to the address GLib would use, whose listener the kernel names
+       (a tcp: address none: refused with nothing sent but the handshake). */
+    char *address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    if (address == NULL) return NULL;
+    GIOStream *probe = g_dbus_address_get_stream_sync(address, NULL, cancellable, error);
+    g_free(address);
+    if (probe == NULL) return NULL;
+    gboolean ours = check_stream(probe, error);
+    g_io_stream_close(probe, NULL, NULL);
+    g_object_unref(probe);
+    if (!ours) return NULL;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    /* Again on the connection itself: the socket could have been bound anew in between. */
+    if (bus != NULL && !csecretservice_check_bus(bus, error)) g_clear_object(&bus);
+    return bus;
 }

@@ -133,14 +133,10 @@ static void direct_service_class_init(DirectServiceClass *class) {
 static void direct_service_init(DirectService *service) { (void)service; }
 
 SecretService *csecretservice_connect(GCancellable *cancellable, GError **error) {
-    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    /* The bus must be ours before we send it anything, and the service's owner ours
+       before anything goes to the service. */
+    GDBusConnection *bus = csecretservice_session_bus(cancellable, error);
     if (bus == NULL) return NULL;
-    /* Only the bus's authentication and Hello so far: the bus must be ours before we ask it
-       anything, and the service's owner ours before anything goes to it. */
-    if (!csecretservice_check_bus(bus, error)) {
-        g_object_unref(bus);
-        return NULL;
-    }
     const char *variable = g_getenv("SECRET_SERVICE_BUS_NAME");  /* as libsecret: for a service under test */
     const char *name = variable != NULL ? variable : "org.freedesktop.secrets";
     char *owner = owner_of(bus, name, cancellable, error);
@@ -253,12 +249,8 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     *owner = NULL;
     *pid = 0;
     csecretservice_arm(seconds);
-    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, cancellable, error);
+    GDBusConnection *bus = csecretservice_session_bus(cancellable, error);
     if (bus == NULL) return 0;
-    if (!csecretservice_check_bus(bus, error)) {
-        g_object_unref(bus);
-        return 0;
-    }
     GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
         "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(s)"),
         G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, NULL);

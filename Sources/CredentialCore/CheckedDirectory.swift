@@ -121,6 +121,31 @@ public final class CheckedDirectory {
         return found
     }
 
+    /// Removes the name `relative` (a link itself, never what it points to), reached as
+    /// `find` reaches it; false when there was nothing there.
+    public func remove(_ relative: String) throws(HelperError) -> Bool {
+        let parent = PrivateFiles.directory(of: relative), last = String(relative.split(separator: "/").last ?? "")
+        let directory: CheckedDirectory
+        if parent == "." {
+            directory = self
+        } else {
+            switch find(parent) {
+            case .directory(let found): directory = found
+            case .missing: return false
+            case .file(let fd, _):
+                close(fd)
+                return false
+            case .refused(let path, let reason):
+                throw HelperError(.failure, "cannot remove \(path)/\(last): \(path) \(reason)", fix: "remove it by hand: " + ShellWord.command(["rm", path + "/" + last]))
+            }
+        }
+        guard unlinkat(directory.fd, last, 0) == 0 else {
+            if errno == ENOENT { return false }
+            throw HelperError(.failure, "cannot remove \(directory.path)/\(last): \(SystemIO.errorText())", fix: "check the permissions of \(directory.path)")
+        }
+        return true
+    }
+
     /// Before a program that is not ours writes `relative` (pass's `gpg -o`, which follows
     /// a link at the last component): every directory on the way the user's own, and what
     /// is there now, if anything, a regular file of the user's. Throws one line that names

@@ -7,7 +7,22 @@ public enum ShellWord {
     /// (a path ending in a backslash closed the quote early and ran the rest): a quote or a
     /// backslash goes outside the quotes, escaped, which sh, bash, zsh and fish all read
     /// as that one character.
+    /// A word holding a control or format character (a tab, an ESC, a bidirectional
+    /// override: a name from a synced store can) cannot be shown as it is on the one line
+    /// of a message, which escapes those: it is written as what printf makes of octal
+    /// escapes, `"$(printf 'a\011b')"`, which sh, bash, zsh and fish (3.4 and later) read
+    /// alike (inside single quotes fish takes only `\'` and `\\` as escapes, and the format
+    /// has neither: a backslash, a quote and a `%` are octal too, and so is a leading `-`).
+    /// A trailing newline is lost to the command substitution.
     public static func quoted(_ word: String) -> String {
+        if word.unicodeScalars.contains(where: Trace.isHazard) {
+            let format = word.utf8.enumerated().map { index, byte in
+                let plain = (0x20...0x7E).contains(byte) && ![UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: "%")].contains(byte)
+                    && !(index == 0 && byte == UInt8(ascii: "-"))
+                return plain ? String(UnicodeScalar(byte)) : Trace.octal(byte)
+            }.joined()
+            return "\"$(printf '" + format + "')\""
+        }
         guard word.isEmpty || !isPlain(word) else { return word }
         var result = "'"
         for character in word {

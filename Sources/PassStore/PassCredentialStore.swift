@@ -98,6 +98,18 @@ public final class PassCredentialStore: CredentialStore {
         try entries(matching: request, for: purpose).map(\.credential)
     }
 
+    /// get reads entries newest first and stops at the first that answers (the one the
+    /// look-up would take of them all): a host with thousands of entries (a team's, or
+    /// pushed to hold git up) costs one gpg run when the newest answers. And it gives up
+    /// on what is left after the time a gpg run may take, saying so in the trace.
+    public var lookupSources: [LookupSource] {
+        [LookupSource(name: "the password store") { request in
+            let now = UInt64(max(0, time(nil)))
+            return try self.entries(matching: request, for: .lookup, until: { $0.answersWhole(request, now: now) },
+                                    within: PassProgram.timeoutSeconds).map(\.credential)
+        }]
+    }
+
     public func replace(with credentials: [Credential], progress: Progress?) throws {
         for credential in credentials {
             guard let name = PassEntry.name(of: credential) else { continue }
@@ -180,9 +192,29 @@ public final class PassCredentialStore: CredentialStore {
     }
 
     func removeEntry(_ name: String) throws {
+        if try removeLink(name) { return }
         let result = try pass.exclusively { try pass.run(["rm", "--force", name]) }
         guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
             throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run " + ShellWord.command(["pass", "rm", name]))
+        }
+    }
+
+    /// An entry that is a symbolic link (pushed through sync, perhaps to nothing): pass rm
+    /// tests the entry with `-f`, which follows the link, and finds "not in the password
+    /// store". The link itself is removed here, and its removal committed as pass commits
+    /// one (that path alone: nothing else the person has staged). False for any other entry.
+    func removeLink(_ name: String) throws -> Bool {
+        let file = name + ".gpg"
+        var info = stat()
+        guard lstat(directory + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let tree = try tree() else { return false }
+        return try pass.exclusively {
+            guard try tree.remove(file) else { return false }
+            if PrivateFiles.exists(directory + "/.git") {
+                _ = try pass.run(["git", "rm", "--quiet", "--cached", "--ignore-unmatch", "--", file])
+                _ = try pass.run(["git", "commit", "--quiet", "-m", "Remove \(name) from store.", "--", file])
+            }
+            Trace.note("removed \(name), a symbolic link, itself")
+            return true
         }
     }
 
@@ -216,11 +248,21 @@ public final class PassCredentialStore: CredentialStore {
     /// match are decrypted, and what they hold is matched. An entry encrypted to none of
     /// the user's keys (a team's, for others) is passed over, or, for `all` (export,
     /// which must not leave one out), an error.
+    /// `until`: stops after the first entry found that it accepts (candidates are read newest
+    /// first); `within`: stops when that many seconds have passed, the rest passed over.
     func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
-                 unreadable: Unreadable = .passedOver) throws -> [Entry] {
+                 unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
+                 within seconds: Double? = nil) throws -> [Entry] {
         guard let tree = try tree() else { return [] }
+        let deadline = seconds.map { time(nil) + time_t($0) }
         var found: [Entry] = []
-        for candidate in candidates(for: request, in: tree) {
+        let sorted = candidates(for: request, in: tree).sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
+        for (index, candidate) in sorted.enumerated() {
+            if let last = found.last, last.unreadable == nil, done?(last.credential) == true { break }
+            if let deadline, time(nil) >= deadline {
+                Trace.note("passed over \(sorted.count - index) more entries: reading them would take longer than \(Int(seconds ?? 0)) seconds")
+                break
+            }
             let name = candidate.name
             var reason = candidate.refused
             if reason == nil {
@@ -254,7 +296,7 @@ public final class PassCredentialStore: CredentialStore {
                 found.append(Entry(name: name, credential: named, modified: candidate.modified, unreadable: why))
             }
         }
-        return found.sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
+        return found
     }
 
     /// An entry's name (without `.gpg`), when it was changed, and why it is not read when it

@@ -99,14 +99,37 @@ import Glibc
         #expect(victim.entryNames().isEmpty, "\(victim.entryNames())")
     }
 
-    @Test func eraseAllRemovesABrokenEntry() throws {
+    /// Attack finding: pass rm tests an entry with -f, which follows a link: a link to
+    /// nothing was "not in the password store", and it stopped erase HOST and erase-all.
+    @Test func eraseAllRemovesABrokenEntryAndALinkToNothing() throws {
         let (teammate, victim) = try team()
         try push(from: teammate, to: victim) { directory in
             try ChildProcess.writeFile(directory + "/carol.gpg", Array("no OpenPGP at all\n".utf8), mode: 0o600)
+            try FileManager.default.createSymbolicLink(atPath: directory + "/eve.gpg", withDestinationPath: "/nonexistent/target")
         }
         let erased = try victim.helper("erase-all", "--yes")
-        #expect(erased.exitCode == 0 && erased.stderrText == "erased 2 credentials\n", "\(erased)")
-        #expect(victim.entryNames().isEmpty)
+        #expect(erased.exitCode == 0 && erased.stderrText == "erased 3 credentials\n", "\(erased)")
+        #expect(victim.entryNames().isEmpty && !fileExists(victim.storeDirectory + "/git/https/git.example/eve.gpg"))
+        // Each removal committed, as pass commits its own: the next sync erases them for the team.
+        let status = try victim.pass(["git", "status", "--porcelain"])
+        #expect(status.exitCode == 0 && status.stdout.isEmpty, "\(status)")
+        #expect(try victim.helper("sync").exitCode == 0)
+        #expect(try teammate.helper("sync").exitCode == 0)
+        #expect(teammate.entryNames().isEmpty && !fileExists(teammate.storeDirectory + "/git/https/git.example/eve.gpg"))
+    }
+
+    /// Attack finding: 5,000 entries pushed under one host made every get of it decrypt
+    /// them all (56 s). A get reads newest first and stops at the first that answers.
+    @Test func aGetDecryptsNewestFirstAndStopsAtTheAnswer() throws {
+        let (teammate, victim) = try team()
+        try push(from: teammate, to: victim) { directory in
+            let entry = try #require(contents(of: directory + "/alice.gpg"))
+            for index in 0..<40 { try ChildProcess.writeFile(directory + "/user\(index).gpg", entry, mode: 0o600) }
+        }
+        let traced = try PassHelperProcess(store: victim, environment: ["GIT_CREDENTIAL_TRACE": "1"]).get(request)
+        #expect(traced.attributes["password"] == "alice-secret", "\(traced)")
+        let decrypted = traced.stderrLines.filter { $0.contains("running gpg to decrypt") }
+        #expect(decrypted.count == 1, "\(decrypted.count) entries decrypted: \(traced)")
     }
 
     /// Attack finding (issue 23): an entry named `x;touch${IFS}INJECTED;y` was printed as it
@@ -122,6 +145,13 @@ import Glibc
         let erase = try store.helper.erase(request)
         #expect(erase.exitCode == 1 && erase.stderrLines.count == 1 && erase.stderrText.contains("Fix: run pass show"), "\(erase)")
         try ShellReadBack.expect(in: erase.stderrLines.first ?? "", words: ["pass", "show", "git/https/git.example/" + hostile])
+
+        // A tab and an ESC, which the one-line message escapes: the command still names the entry.
+        let controls = "a\tb\u{1B}[31m'c\\"
+        #expect(rename(directory + "/" + hostile + ".gpg", directory + "/" + controls + ".gpg") == 0)
+        let again = try store.helper.erase(request)
+        #expect(again.exitCode == 1 && again.stderrLines.count == 1 && !again.stderrText.contains("\u{1B}"), "\(again)")
+        try ShellReadBack.expect(in: again.stderrLines.first ?? "", words: ["pass", "show", "git/https/git.example/" + controls])
     }
 
     /// Issue 23: erase-all on a store shared with a team erased the team's entries too, and

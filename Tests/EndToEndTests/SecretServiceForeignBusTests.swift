@@ -183,4 +183,41 @@ struct SecretServiceForeignBusTests {
                              exitCode: 1, mentioning: ["org.freedesktop.secrets on your session bus is owned by", "nothing was sent"])
         #expect(try expectNoCallReachedTheService(monitor, on: mine) { try Self.items(on: mine, as: .attacker, home: theirHome) } == 0)
     }
+
+    /// Attack finding (issue 23): the helpers authenticated to another user's bus (AUTH
+    /// EXTERNAL with the victim's uid, then Hello) before they looked whose it was. Now the
+    /// listener is checked on a connection of its own first: nothing at all reaches it.
+    @Test func aStaleAddressGetsNotAByte() throws {
+        let sticky = try StickyDirectory()
+        let socket = sticky.socketName(), record = sticky.path + "/received"
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: Sandbox.which("setpriv") ?? "/usr/bin/setpriv")
+        listener.arguments = ["--reuid=\(Sandbox.anotherUser)", "--regid=\(Sandbox.anotherUser)", "--clear-groups",
+                              Sandbox.which("python3") ?? "/usr/bin/python3", SourceTree.root + "/Tests/Fixtures/recording_listener.py", socket, record]
+        let ready = Pipe()
+        listener.standardOutput = ready
+        try listener.run()
+        // SIGKILL: a child of the test runner may have SIGTERM ignored.
+        defer { kill(listener.processIdentifier, SIGKILL); listener.waitUntilExit() }
+        #expect(ready.fileHandleForReading.availableData.starts(with: Array("ready".utf8)))
+
+        let sandbox = try Sandbox()
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket]
+        for (program, action) in [("git-credential-secretservice", "get"), ("git-credential-secretservice", "store"), ("git-credential-keyring", "get")] {
+            let result = try sandbox.run(BuiltProducts.directory + "/" + program, [action],
+                                         input: action == "get" ? Self.lookup : Self.victimsCredential, environment: environment)
+            #expect(!result.stdoutText.contains("password="), "\(program) \(action): \(result)")
+            if program == "git-credential-secretservice" {
+                #expect(result.stderrLines.count == 1 && result.stderrText.contains("belongs to uid \(Sandbox.anotherUser)"), "\(program) \(action): \(result)")
+            }
+        }
+        // The listener records each connection when the client is done with it (3 at least).
+        var received = ""
+        for _ in 0..<100 where received.split(separator: "\n").count < 3 {
+            usleep(50_000)
+            received = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        }
+        #expect(!received.isEmpty && received.split(separator: "\n").allSatisfy { $0.hasPrefix("0 ") },
+                "the other user's listener received: \(received)")
+    }
 }
