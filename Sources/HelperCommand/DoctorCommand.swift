@@ -19,8 +19,8 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
                 naming the current directory, and points out a plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials with the import command that moves it into \
                 the store. The round trip stores, reads back and erases a throwaway credential \
-                for a host under .invalid, in a temporary store that is then removed (for the \
-                Secret Service, in the keyring itself). It changes nothing: the store is only \
+                (host under .invalid) in a temporary store (for the Secret Service, in the \
+                keyring). It changes nothing: the store is only \
                 read, and a store that does not exist yet is not created. It asks for nothing: \
                 a locked store or keyring is reported as locked.
 

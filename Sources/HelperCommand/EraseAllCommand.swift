@@ -10,9 +10,7 @@ public struct EraseAllCommand<Options: StoreOptions>: ParsableCommand {
             abstract: "Erase every credential this helper stores: sign out everywhere.",
             discussion: """
                 Asks for confirmation on the terminal; without a terminal it refuses unless \
-                --yes is given. Credentials others hold too (a team's entries in a synced \
-                password store, which an erase here erases for everyone at the next sync) are \
-                left, and named, unless --shared is given.
+                --yes is given.\(sharing ? " Credentials others hold too (a team's entries, which an erase here erases for everyone at the next sync) are left, and named, unless --shared is given." : "")
 
                 Examples:
                   git-credential-\(name) erase-all
@@ -22,7 +20,11 @@ public struct EraseAllCommand<Options: StoreOptions>: ParsableCommand {
 
     @OptionGroup var options: Options
     @Flag(help: "Do not ask for confirmation.") var yes = false
-    @Flag(help: "Erase also what others hold too (a team's shared entries): for everyone.") var shared = false
+    @Flag(help: ArgumentHelp("Erase also what others hold too (a team's shared entries): for everyone.",
+                             visibility: Self.sharing ? .default : .private))
+    var shared = false
+    /// Only a password store holds what others hold too.
+    static var sharing: Bool { Options.Settings.helperName == "pass" }
 
     public func run() throws {
         guard let store = try options.managedSettings().openExisting() else {

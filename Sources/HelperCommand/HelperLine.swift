@@ -93,8 +93,8 @@ public struct HelperLine: Equatable, Sendable {
         return words
     }
 
-    /// A word as the shell reads it back unchanged (ShellWord: the one quoting of every Fix line too).
-    public static func quoted(_ word: String) -> String { ShellWord.quoted(word) }
+    /// A word as git's shell reads it back unchanged (ShellWord, which quotes every Fix line too).
+    public static func quoted(_ word: String) -> String { ShellWord.quotedForScript(word) }
 
     static func isPlain(_ word: String) -> Bool { ShellWord.isPlain(word) }
 

@@ -82,10 +82,12 @@ public enum StoreDiagnosis {
         }
         let mode = info.st_mode & 0o7777
         let octal = "0" + String(mode, radix: 8)
-        guard info.st_uid == getuid() else {
-            return HealthCheck(.fail, what, "\(path) belongs to another user (uid \(info.st_uid))", fix: "chown it to yourself")
-        }
         let fix = ShellWord.command(["chmod", String(expected, radix: 8), path])
+        // The helpers' own rule first (PrivateFiles), then what doctor asks beyond it.
+        if let reason = PrivateFiles.whyOthersCouldWrite(info, rootIsTrusted: false) {
+            return HealthCheck(.fail, what, "\(path) \(reason), so the helpers refuse it",
+                               fix: info.st_uid == geteuid() ? fix : "move it aside: it belongs to uid \(info.st_uid)")
+        }
         guard mode & refused == 0 else {
             return HealthCheck(.fail, what, "\(path) has mode \(octal): others may \(refused & 0o044 != 0 ? "read it" : "change it"), so the helpers refuse it", fix: fix)
         }

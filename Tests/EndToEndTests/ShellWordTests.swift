@@ -8,16 +8,17 @@ import Testing
 /// named `a\'; touch PWNED #` made a pasted `chmod go-w '…'` run `touch`.)
 @Suite struct ShellWordTests {
     static let hostile = ["a\\'; touch PWNED #", "ends in a backslash\\", "it's", "a b", "$(touch PWNED)", "`touch PWNED`",
-                          "\\\\", "'", "", "tab\there", "new\nline", "semi;colon&amp|pipe", "!bang", "~/tilde", "*glob?"]
+                          "\\\\", "'", "", "tab\there", "new\nline", "-\u{1B}[31m%s\u{202E}'\\", "semi;colon&amp|pipe", "!bang", "~/tilde", "*glob?"]
 
     @Test(arguments: ["sh", "bash", "zsh", "fish"])
     func eachShellReadsTheWordBackAsItself(shell: String) throws {
         let sandbox = try Sandbox()
-        for word in Self.hostile {
+        // For a person (a control character as printf's octal) and for git's shell (as it is).
+        for (word, quoted) in Self.hostile.flatMap({ [($0, ShellWord.quoted($0)), ($0, ShellWord.quotedForScript($0))] }) {
             let result = try sandbox.run(try #require(Sandbox.which(shell), "\(shell) is not installed"),
-                                         ["-c", "printf '%s|' " + ShellWord.quoted(word)])
-            #expect(result.exitCode == 0 && result.stdoutText == word + "|", "\(shell): \(word.debugDescription) as \(ShellWord.quoted(word)): \(result)")
-            #expect(!fileExists(sandbox.home + "/PWNED"), "\(shell) ran a command in \(ShellWord.quoted(word))")
+                                         ["-c", "printf '%s|' " + quoted])
+            #expect(result.exitCode == 0 && result.stdoutText == word + "|", "\(shell): \(word.debugDescription) as \(quoted): \(result)")
+            #expect(!fileExists(sandbox.home + "/PWNED"), "\(shell) ran a command in \(quoted)")
         }
     }
 }

@@ -33,7 +33,7 @@ function __git-credential-keyring_parse_tokens -S
         case 'list'
             __git-credential-keyring_parse_subcommand 1 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'format=' 'version' 'h/help'
         case 'erase-all'
-            __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'yes' 'shared' 'version' 'h/help'
+            __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'yes' 'version' 'h/help'
         case 'import'
             __git-credential-keyring_parse_subcommand -r 1 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'from=' 'remove-source' 'file-passphrase-fd=' 'version' 'h/help'
         case 'export'
@@ -154,7 +154,6 @@ complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_c
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" passphrase-fd' -l 'passphrase-fd' -d 'Read the passphrase from this file descriptor instead of asking.' -rfka ''
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" grace-period' -l 'grace-period' -d 'After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again (default: 5m; 0: never).' -rfka ''
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" yes' -l 'yes' -d 'Do not ask for confirmation.'
-complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" shared' -l 'shared' -d 'Erase also what others hold too (a team\'s shared entries): for everyone.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring erase-all" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring import" db' -l 'db' -d 'The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rF

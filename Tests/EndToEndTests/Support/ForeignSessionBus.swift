@@ -129,7 +129,7 @@ final class SessionBusOfUser {
     deinit {
         for pid in keyringPIDs { kill(pid, SIGTERM) }
         kill(busPID, SIGTERM)
-        for pid in keyringPIDs + [busPID] { Self.waitUntilGone(pid) }
+        for pid in keyringPIDs + [busPID] { waitUntilGone(pid) }
     }
 
     /// Runs `executable` as `user` with a HOME (and XDG directories) of `home`, on this bus.
@@ -195,17 +195,5 @@ final class SessionBusOfUser {
     /// secret-tool as `user` (in `home`) on this bus.
     func secretTool(as user: TestUser, home: String, _ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
         try run(as: user, home: home, Sandbox.which("secret-tool") ?? "/usr/bin/secret-tool", arguments, input: input)
-    }
-
-    /// Waits up to 5 s for a process that is not our child to be gone (or a zombie).
-    private static func waitUntilGone(_ pid: pid_t) {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let afterName = stat.range(of: ") ")
-            else { return }
-            if stat[afterName.upperBound...].hasPrefix("Z") { return }
-            usleep(10_000)
-        }
     }
 }

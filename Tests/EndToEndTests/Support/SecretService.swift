@@ -248,21 +248,9 @@ final class PrivateSessionBus {
             kill(keyringPID, SIGTERM)
         }
         kill(busPID, SIGTERM)
-        for pid in [keyringPID, busPID].compactMap({ $0 }) { Self.waitUntilGone(pid) }
+        for pid in [keyringPID, busPID].compactMap({ $0 }) { waitUntilGone(pid) }
     }
 
-    /// Waits up to 5 s for a process that is not our child (daemons fork away) to exit:
-    /// gone from /proc, or a zombie left for init to reap.
-    private static func waitUntilGone(_ pid: pid_t) {
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let afterName = stat.range(of: ") ")
-            else { return }
-            if stat[afterName.upperBound...].hasPrefix("Z") { return }
-            usleep(10_000)
-        }
-    }
 
     /// The pid of the keyring daemon this bus was given, nil before `startKeyring`.
     var keyring: pid_t? { keyringPID }
@@ -344,5 +332,18 @@ final class PrivateSessionBus {
     private func dbusSend(_ arguments: [String]) throws -> ProcessResult {
         try sandbox.run(Sandbox.which("dbus-send") ?? "/usr/bin/dbus-send", ["--session", "--print-reply"] + arguments,
                         environment: bus.environment, timeout: 10)
+    }
+}
+
+/// Waits up to 5 s for a process that is not our child (daemons fork away) to exit:
+/// gone from /proc, or a zombie left for init to reap.
+func waitUntilGone(_ pid: pid_t) {
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ")
+        else { return }
+        if stat[afterName.upperBound...].hasPrefix("Z") { return }
+        usleep(10_000)
     }
 }
