@@ -194,34 +194,53 @@ public enum Subprocess {
     }
 
     /// The full path of `program` in `searchDirectories`: the first executable regular
-    /// file of that name (as git's own lookup); `nil` when none.
+    /// file of that name (as git's own lookup) that only the user and root could have put
+    /// there (PrivateFiles.checkProgram, a link's target too); `nil` when none.
     public static func which(_ program: String) -> String? {
         searchDirectories.map { $0 + "/" + program }.first { path in
             var info = stat()
-            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else { return false }
+            do throws(HelperError) { try PrivateFiles.checkProgram(path) } catch { return false }
+            return true
         }
     }
 
-    /// Where every program the helpers run is looked up: PATH's absolute directories, in
-    /// order. An empty entry (a trailing `:`, a common slip) and a relative one (`.`, `bin`)
-    /// are skipped: shells, git and execvp take them from the current directory, which is
-    /// the repository git runs a helper in, and a cloned repository carrying an executable
-    /// `gpg2` or `git` would run it. PATH unset, or naming no absolute directory: the
-    /// usual directories (bash's own default would add `.`).
+    /// Where every program the helpers run is looked up: PATH's directories, in order, but
+    /// those `skippedPathEntries` names: an empty entry (a trailing `:`, a common slip) and
+    /// a relative one (`.`, `bin`), which shells, git and execvp take from the current
+    /// directory, the repository git runs a helper in (a cloned repository carrying an
+    /// executable `gpg2` or `git` would run it); and a directory someone else could put a
+    /// program in (theirs, writable by others, /tmp or below it). None left: the usual
+    /// directories (bash's own default would add `.`).
     public static var searchDirectories: [String] {
-        let absolute = (SystemIO.environment("PATH") ?? "").split(separator: ":").filter { $0.hasPrefix("/") }.map(String.init)
-        return absolute.isEmpty ? ["/usr/local/bin", "/usr/bin", "/bin"] : absolute
+        let kept = pathEntries.filter { whySkipped($0) == nil }
+        return kept.isEmpty ? ["/usr/local/bin", "/usr/bin", "/bin"] : kept
     }
 
     /// `searchDirectories` as a PATH, the one every child gets.
     public static var searchPath: String { searchDirectories.joined(separator: ":") }
 
-    /// PATH's entries that `searchDirectories` skips, with their place (from 1) and the
-    /// number of entries, for doctor to point out: the empty and relative ones.
-    public static var skippedPathEntries: (entries: [(position: Int, entry: String)], count: Int) {
-        guard let raw = getenv("PATH") else { return ([], 0) }
-        let all = String(cString: raw).split(separator: ":", omittingEmptySubsequences: false)
-        let skipped = all.enumerated().filter { !$0.element.hasPrefix("/") }.map { ($0.offset + 1, String($0.element)) }
+    static var pathEntries: [String] {
+        (SystemIO.environment("PATH") ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Why a PATH entry is not searched; `nil` for one that is.
+    static func whySkipped(_ entry: String) -> String? {
+        guard entry.hasPrefix("/") else {
+            return entry.isEmpty ? "is empty, which shells, git and pass read as the current directory"
+                : "is relative, which shells, git and pass look up from the current directory"
+        }
+        do throws(HelperError) { try PrivateFiles.checkDirectoryChain(entry, below: "its programs", trustingSticky: false) } catch {
+            return "is a directory someone else could put a program in: " + error.message
+        }
+        return nil
+    }
+
+    /// PATH's entries that `searchDirectories` skips, with their place (from 1), the number
+    /// of entries, and why, for doctor to point out.
+    public static var skippedPathEntries: (entries: [(position: Int, entry: String, why: String)], count: Int) {
+        let all = pathEntries
+        let skipped = all.enumerated().compactMap { index, entry in whySkipped(entry).map { (index + 1, entry, $0) } }
         return (skipped, all.count)
     }
 

@@ -62,16 +62,17 @@ enum Doctor {
         return [HealthCheck(.ok, "PATH", "PATH finds \(found)")] + slips
     }
 
-    /// PATH's entries that name the current directory, which these helpers skip
-    /// (Subprocess.searchDirectories) but shells, git and pass do not: in the repository
-    /// git works in, its own git or gpg2 would run.
+    /// PATH's entries that these helpers skip (Subprocess.searchDirectories) but shells,
+    /// git and pass do not: one naming the current directory (in the repository git works
+    /// in, its own git or gpg2 would run), or a directory someone else could write.
     static func pathSlips() -> [HealthCheck] {
         let (skipped, count) = Subprocess.skippedPathEntries
-        return skipped.map { position, entry in
+        return skipped.map { position, entry, why in
             let what = entry.isEmpty
                 ? "is empty (\(position == 1 ? "a leading" : position == count ? "a trailing" : "a doubled") ':'), which shells, git and pass read as the current directory"
-                : "\(Trace.quoted(entry)), is relative, which shells, git and pass look up from the current directory"
-            return HealthCheck(.warn, "PATH", "entry \(position) of PATH\(entry.isEmpty ? " " : ", ")\(what), so a program of the repository git works in would run; these helpers skip it",
+                : "\(Trace.quoted(entry)), \(why)"
+            let whose = entry.hasPrefix("/") ? "someone else's program" : "a program of the repository git works in"
+            return HealthCheck(.warn, "PATH", "entry \(position) of PATH\(entry.isEmpty ? " " : ", ")\(what), so \(whose) would run; these helpers skip it",
                                fix: "remove it from PATH where PATH is set (~/.profile, ~/.bashrc)")
         }
     }

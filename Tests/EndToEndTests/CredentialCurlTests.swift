@@ -119,7 +119,8 @@ import Glibc
     /// Without curl (the package only recommends it): one line saying so, before git is
     /// asked for a credential, so no one is prompted for a password that goes nowhere.
     @Test func withoutCurlItSaysSoBeforeAskingForACredential() throws {
-        let bin = machine.sandbox.root + "/no-curl"
+        // Where a PATH directory counts (under /tmp it is skipped: anyone could put a curl there).
+        let bin = try machine.sandbox.ownDirectory() + "/no-curl"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for directory in ["/usr/bin", "/bin"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: directory)

@@ -583,11 +583,11 @@ import Testing
     func aGpgThatHangsIsKilledWithItsChildren(script: String) throws {
         let store = try PasswordStore()
         try store.helper.storeAll(alice)
-        let bin = store.sandbox.root + "/hanging-bin"
+        let bin = try store.sandbox.ownDirectory() + "/hanging-bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
         let pidFile = store.sandbox.root + "/child.pid"
         // A child holding the pipes, or gpg itself having closed them.
-        try store.sandbox.file("hanging-bin/gpg", "#!/bin/sh\n" + script.replacingOccurrences(of: "PIDFILE", with: pidFile) + "\n", mode: 0o700)
+        try ChildProcess.writeFile(bin + "/gpg", Array(("#!/bin/sh\n" + script.replacingOccurrences(of: "PIDFILE", with: pidFile) + "\n").utf8), mode: 0o700)
         let helper = PassHelperProcess(store: store, environment: ["PATH": bin + ":" + Sandbox.searchPath])
         let started = Date()
         let get = try helper.get(request)
@@ -626,7 +626,8 @@ import Testing
 
     @Test func aMissingPassSaysHowToInstallIt() throws {
         let store = try PasswordStore()
-        let noPass = store.sandbox.root + "/bin"
+        // Where a PATH directory counts (under /tmp it is skipped: anyone could put a pass there).
+        let noPass = try store.sandbox.ownDirectory() + "/bin"
         try FileManager.default.createDirectory(atPath: noPass, withIntermediateDirectories: false)
         let helper = PassHelperProcess(store: store, environment: ["PATH": noPass])
         try store.helper.storeAll(alice)

@@ -180,13 +180,14 @@ import Glibc
     @Test func aCompletionThatRunsOutOfTimeEndsItsGpgToo() throws {
         let store = try PasswordStore()
         try store.helper.storeAll(alice)
-        let bin = store.sandbox.root + "/hanging-bin"
+        let bin = try store.sandbox.ownDirectory()
         let pidFile = store.sandbox.root + "/gpg.pid"
-        try store.sandbox.file("hanging-bin/gpg", "#!/bin/sh\necho $$ > \(pidFile)\nexec sleep 300\n", mode: 0o700)
+        try ChildProcess.writeFile(bin + "/gpg", Array("#!/bin/sh\necho $$ > \(pidFile)\nexec sleep 300\n".utf8), mode: 0o700)
         let completed = try store.sandbox.run(BuiltProducts.passHelper, ["---completion", "list", "--", "positional@0", "2", "0", "git-credential-pass", "list", ""],
                                               environment: store.environment.merging(["PATH": bin + ":" + Sandbox.searchPath]) { $1 })
         #expect(completed.stdout.isEmpty, "\(completed)")
         let gpg = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        waitUntilGone(pid_t(gpg) ?? 0)
         let state = (try? String(contentsOfFile: "/proc/\(gpg)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
         #expect(state == nil || state == "Z", "the completion's gpg still runs: \(state ?? "")")
         if state != nil && state != "Z" { kill(pid_t(gpg) ?? 0, SIGKILL) }

@@ -91,4 +91,29 @@ import Testing
         let clean = try sandbox.run(BuiltProducts.sqliteHelper, ["doctor"], environment: ["PATH": BuiltProducts.directory + ":" + Sandbox.searchPath])
         #expect(clean.stdoutLines.filter { $0.hasPrefix("warn  PATH") }.isEmpty, "\(clean)")
     }
+
+    /// Attack finding (issue 23, second round): a PATH directory others can write (mode
+    /// 777; /tmp and below it) was searched: another user's gpg2 there got the decrypted
+    /// entry, their curl the Authorization header. It is skipped, and doctor says so.
+    @Test func aPATHDirectoryOthersCanWriteIsSkipped() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(wire("protocol=https", "host=git.example", "username=alice", "password=alice-secret"))
+        let open = store.sandbox.root + "/anyones-bin"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+        #expect(chmod(open, 0o777) == 0)
+        let markers = try Self.plant(Self.passPrograms + Self.curlPrograms, in: open)
+        let path = open + ":" + BuiltProducts.directory + ":" + Sandbox.searchPath
+        let helper = PassHelperProcess(store: store, environment: ["PATH": path])
+        #expect(try helper.password(for: wire("protocol=https", "host=git.example")) == "alice-secret")
+        let doctor = try helper("doctor")
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("warn  PATH: entry 1 of PATH, \(open), is a directory someone else could put a program in: ") && $0.contains("so someone else's program would run; these helpers skip it") }, "\(doctor)")
+
+        let machine = try ClientMachine(.sqlite)
+        let server = try machine.startServer(username: "alice", password: "curl-secret")
+        try machine.store(username: "alice", password: "curl-secret", for: server)
+        let curl = try machine.credentialCurl(["-sS", "-f", server.url("/echo")], environment: ["PATH": open + ":" + BuiltProducts.directory + ":" + Sandbox.searchPath])
+        #expect(curl.exitCode == 0 && server.receivedCredential == Array("alice:curl-secret".utf8), "\(curl)")
+        let ran = markers.filter(fileExists).map { String($0.split(separator: "/").last!.dropFirst(4)) }
+        #expect(ran.isEmpty, "programs another user could have put in PATH ran: \(ran)")
+    }
 }

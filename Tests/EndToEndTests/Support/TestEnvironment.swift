@@ -17,7 +17,17 @@ enum BuiltProducts {
         }
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        let directory = (testBinary as NSString).deletingLastPathComponent
+        let built = (testBinary as NSString).deletingLastPathComponent
+        // Where the helpers trust a program (PATH, configure): a copy when the build is not.
+        var directory = built
+        if TrustedPlace.root != SourceTree.root + "/.build" {
+            directory = TrustedPlace.root + "/bin"
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            for executable in ["credential-helpers", "credential-helpers-libsecret"] {
+                try? FileManager.default.copyItem(atPath: built + "/" + executable, toPath: directory + "/" + executable)
+            }
+        }
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
         make.arguments = ["--no-print-directory", "-s", "-C", SourceTree.root, "names", "NAMES_DIR=" + directory]
@@ -28,6 +38,33 @@ enum BuiltProducts {
 
     static var sqliteHelper: String { directory + "/git-credential-sqlite" }
     static var secretServiceHelper: String { directory + "/git-credential-secretservice" }
+}
+
+/// A directory where the helpers trust a program (PATH's directories, what configure writes:
+/// PrivateFiles.checkProgram): no directory on the way from / that anyone but the user and
+/// root can write, sticky or not. The build directory when it is one; a source tree under
+/// /tmp (a fresh clone there) is not, and a directory in HOME's .cache serves instead.
+enum TrustedPlace {
+    static let root: String = {
+        let build = SourceTree.root + "/.build"
+        if isTrusted(build) { return build }
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        let place = home + "/.cache/git-credential-helpers-tests"
+        try? FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return place
+    }()
+
+    /// Each directory from / to `path` (links followed) the user's or root's, and not
+    /// writable by group or others.
+    static func isTrusted(_ path: String) -> Bool {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            var info = stat()
+            guard stat(prefix, &info) == 0, info.st_uid == geteuid() || info.st_uid == 0, info.st_mode & 0o022 == 0 else { return false }
+        }
+        return true
+    }
 }
 
 /// One test's private world: a fresh directory serving as HOME, XDG_DATA_HOME and
@@ -67,7 +104,7 @@ final class Sandbox {
     private var ownDirectoryMade: String?
     func ownDirectory() throws -> String {
         if let ownDirectoryMade { return ownDirectoryMade }
-        let path = SourceTree.root + "/.build/e2e-own/" + (root as NSString).lastPathComponent
+        let path = TrustedPlace.root + "/e2e-own/" + (root as NSString).lastPathComponent
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         ownDirectoryMade = path
         return path
