@@ -110,11 +110,13 @@ enum Doctor {
         // Values as Trace.quoted writes them: a repository's configuration is outside data.
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
         let configure = configureLine(name, arguments: arguments, scope: "global")
+        // git hands every credential to every helper it runs, ours or not.
+        let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap(replaceable)
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
-            return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)]
+            return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)] + others
         }
         let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }
-            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) }
+            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) } + others
         // The reset line goes where the offending line is: one written to ~/.gitconfig
         // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
@@ -129,6 +131,15 @@ enum Doctor {
                                     + (move.map { ", then " + $0.command } ?? ""))] + programs
         }
         return [HealthCheck(.ok, subject, order)] + programs
+    }
+
+    /// Another helper's line that runs a program by a path others could put theirs at
+    /// (PrivateFiles.checkProgram): git hands it every credential as it hands ours.
+    static func replaceable(_ entry: (scope: String, value: String)) -> HealthCheck? {
+        let line = HelperLine(parsing: entry.value)
+        guard line.program.hasPrefix("/"), let why = HelperLine.whyUnsafeToRun(line.program) else { return nil }
+        return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(entry.scope)) runs \(line.program), which others could replace, and git hands it every credential: \(why)",
+                           fix: "remove that line (git config --\(entry.scope) --edit), or install that helper where only you and root can write")
     }
 
     /// The program a configured line of ours runs, found as git finds it: a path as it

@@ -243,6 +243,14 @@ import Glibc
         #expect(try helpers().last?.hasPrefix(copy + " ") == true)
         let fromOwn = try sandbox.run(copy, ["doctor"])
         #expect(fromOwn.stdoutLines.contains { $0.hasPrefix("ok    helper: git runs \(copy) ") }, "\(fromOwn)")
+
+        // Attack finding (second round): another helper's line after ours, naming a program
+        // under /tmp, was ok; git hands it every credential too.
+        let other = sandbox.root + "/tmp-install/git-credential-other"
+        try ChildProcess.writeFile(other, Array("#!/bin/sh\n".utf8), mode: 0o755)
+        expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", other]))
+        let another = try sandbox.run(copy, ["doctor"])
+        #expect(another.exitCode == 1 && another.stdoutLines.contains("FAIL  helper: \(other) (global) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)). Fix: remove that line (git config --global --edit), or install that helper where only you and root can write"), "\(another)")
     }
 
     // MARK: doctor changes nothing
