@@ -185,22 +185,22 @@ enum Doctor {
         // this environment names (GIT_CREDENTIAL_SQLITE_DB, XDG_DATA_HOME): a bare line
         // read by git from cron, with HOME alone, finds the default store instead.
         if line.arguments.isEmpty && !arguments.isEmpty {
-            let options = arguments.map(HelperLine.quoted).joined(separator: " ")
+            let options = arguments.map(ShellWord.quoted).joined(separator: " ")
             return HealthCheck(.warn, subject, "git runs \(found) with no options, which finds the default store where git runs with HOME alone (cron, systemd, env -i), not the store checked here (\(options))",
                                fix: configureLine(name, arguments: arguments, scope: scope) + " (it writes the options)")
         }
         guard line.arguments == arguments else {
-            let options = line.arguments.isEmpty ? "no options" : line.arguments.map(HelperLine.quoted).joined(separator: " ")
+            let options = line.arguments.isEmpty ? "no options" : line.arguments.map(ShellWord.quoted).joined(separator: " ")
             return HealthCheck(.warn, subject, "git runs \(found) with \(options), so the store checked here is not the one git uses",
-                               fix: ([HelperLine.invocation(name), "doctor"] + line.arguments.map(HelperLine.quoted)).joined(separator: " "))
+                               fix: ([HelperLine.invocation(name), "doctor"] + line.arguments.map(ShellWord.quoted)).joined(separator: " "))
         }
-        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(HelperLine.quoted).joined(separator: " ")))
+        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(ShellWord.quoted).joined(separator: " ")))
     }
 
     /// The configure command that writes a line with these options in that scope.
     static func configureLine(_ name: String, arguments: [String], scope: String) -> String {
         let place = ["system": ["--system"], "local": ["--local"]][scope] ?? []
-        return ([HelperLine.invocation(name), "configure"] + arguments.map(HelperLine.quoted) + place).joined(separator: " ")
+        return ([HelperLine.invocation(name), "configure"] + arguments.map(ShellWord.quoted) + place).joined(separator: " ")
     }
 
     /// A plaintext file git-credential-store left, with the line that moves it into the store.

@@ -137,6 +137,6 @@ public struct HelperLine: Equatable, Sendable {
     public static func invocation(_ name: String) -> String {
         let program = "git-credential-" + name
         if let found = Subprocess.which(program), Subprocess.realPath(found) == Subprocess.currentExecutable { return program }
-        return Subprocess.currentExecutable.map(quoted) ?? program
+        return Subprocess.currentExecutable.map(ShellWord.quoted) ?? program
     }
 }

@@ -37,8 +37,8 @@ public enum PlaintextFiles {
             return stat(path, &info) != 0 || info.st_size > 0
         }
         guard !files.isEmpty else { return nil }
-        let command = ([HelperLine.invocation(name), "import"] + arguments.map(HelperLine.quoted) + ["--remove-source"]
-            + files.map(HelperLine.quoted)).joined(separator: " ")
+        let command = ([HelperLine.invocation(name), "import"] + arguments.map(ShellWord.quoted) + ["--remove-source"]
+            + files.map(ShellWord.quoted)).joined(separator: " ")
         return (files.joined(separator: " and "), files.count, command)
     }
 }

@@ -323,6 +323,11 @@ import Testing
         #expect(!fileExists(marker), "git ran another program than the configured helper")
         let again = try sandbox.run(copy, ["configure"])
         #expect(again.stderrText.hasPrefix("already configured"), "\(again)")
+        // doctor's Fix names this program, to be pasted: read back as its words in each shell
+        // (attack finding: a TAB in it was printed as \t inside single quotes, another name).
+        let other = try sandbox.run(copy, ["doctor", "--db", sandbox.root + "/other.db"])
+        let fix = try #require(other.stdoutLines.first { $0.contains("so the store checked here is not the one git uses") }, "\(other)")
+        try ShellReadBack.expect(in: fix.components(separatedBy: "Fix: ").last ?? "", beginning: true, words: [copy, "doctor", "--db", sandbox.database, "--key-file", sandbox.keyFile])
         #expect(try sandbox.run(copy, ["unconfigure"]).exitCode == 0)
         #expect(try helpers().isEmpty)
     }

@@ -28,9 +28,11 @@ import Testing
 /// may follow), so each end at a word's boundary is tried; one must give exactly `words`,
 /// and none may run anything (a hostile name's `touch INJECTED`).
 enum ShellReadBack {
-    static func expect(in line: String, words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `beginning`: the command is the line's start (its first word is quoted, so it cannot
+    /// be looked for as it is).
+    static func expect(in line: String, beginning: Bool = false, words: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let sandbox = try Sandbox()
-        guard let start = line.range(of: words[0] + " ")?.lowerBound else {
+        guard let start = beginning ? line.startIndex : line.range(of: words[0] + " ")?.lowerBound else {
             Issue.record("no \(words[0]) command in: \(line)", sourceLocation: sourceLocation)
             return
         }
