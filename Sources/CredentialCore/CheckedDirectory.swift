@@ -39,6 +39,14 @@ public final class CheckedDirectory {
         return CheckedDirectory(path: path, fd: fd, rootIsTrusted: rootIsTrusted)
     }
 
+    /// `path`, a directory whose own chain the caller checked (PrivateFiles.checkDirectoryChain),
+    /// as the start of a tree whose every part below is checked; `shownAs` names it in messages.
+    /// `nil` when it cannot be opened as a directory.
+    public static func opened(_ path: String, shownAs shown: String, rootIsTrusted: Bool) -> CheckedDirectory? {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        return fd >= 0 ? CheckedDirectory(path: shown, fd: fd, rootIsTrusted: rootIsTrusted) : nil
+    }
+
     /// What is at a relative path.
     public enum Found {
         case directory(CheckedDirectory)

@@ -46,19 +46,19 @@ struct GCMFileStore {
         var info = stat()
         guard lstat(top, &info) == 0 else { return [] }
         try PrivateFiles.checkDirectoryChain(root, below: top)
+        // Below ROOT, everything is reached from ROOT's descriptor (CheckedDirectory): no
+        // name is looked up again between its check and its read.
+        guard let real = Subprocess.realPath(root), let tree = CheckedDirectory.opened(real, shownAs: root, rootIsTrusted: false) else { return [] }
         var found: [Found] = []
-        walk(top, relative: namespace, depth: 0, into: &found)
+        walk(tree, relative: namespace, info: info, depth: 0, into: &found)
         return found
     }
 
-    func walk(_ directory: String, relative: String, depth: Int, into found: inout [Found]) {
-        var info = stat()
-        guard lstat(directory, &info) == 0 else {
-            found.append(Found(relative: relative + "/", problem: "cannot examine it: \(SystemIO.errorText())"))
-            return
-        }
+    /// The directory `relative` below the tree, whose lstat is `info`, and what is in it.
+    func walk(_ tree: CheckedDirectory, relative: String, info: stat, depth: Int, into found: inout [Found]) {
+        let path = tree.path + "/" + relative
         if info.st_mode & S_IFMT == S_IFLNK {
-            found.append(Found(relative: relative + "/", problem: "a symbolic link (to \(SourceFile.resolved(directory))), which GCM never makes; not followed"))
+            found.append(Found(relative: relative + "/", problem: "a symbolic link (to \(SourceFile.resolved(path))), which GCM never makes; not followed"))
             return
         }
         if let problem = Self.untrusted(info, kind: "directory") {
@@ -69,45 +69,52 @@ struct GCMFileStore {
             found.append(Found(relative: relative + "/", problem: "deeper than any path GCM writes; nothing in it was read"))
             return
         }
-        guard let stream = opendir(directory) else {
-            found.append(Found(relative: relative + "/", problem: "cannot read it: \(SystemIO.errorText())"))
+        let directory: CheckedDirectory
+        switch tree.find(relative) {
+        case .directory(let opened): directory = opened
+        case .missing: return
+        case .file(let fd, _):
+            close(fd)
+            return
+        case .refused(_, let reason):
+            found.append(Found(relative: relative + "/", problem: reason + "; nothing in it was read"))
             return
         }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(stream)
-        for name in names.sorted() {
+        for (name, entry) in directory.entries().sorted(by: { $0.name < $1.name }) {
             guard found.count < Self.maximumFiles else { return }
-            let path = directory + "/" + name, shown = relative + "/" + name
-            var entry = stat()
-            guard lstat(path, &entry) == 0 else { continue }
+            let shown = relative + "/" + name
             switch entry.st_mode & S_IFMT {
-            case S_IFDIR: walk(path, relative: shown, depth: depth + 1, into: &found)
+            case S_IFDIR: walk(tree, relative: shown, info: entry, depth: depth + 1, into: &found)
             case S_IFLNK:
                 // A link to a directory too: GCM never makes one, so someone else put it there.
-                found.append(Found(relative: shown, problem: "a symbolic link (to \(SourceFile.resolved(path))), which GCM never makes; not followed"))
+                found.append(Found(relative: shown, problem: "a symbolic link (to \(SourceFile.resolved(tree.path + "/" + shown))), which GCM never makes; not followed"))
             case S_IFREG where name.hasSuffix(suffix):
-                found.append(read(path, relative: shown))
+                found.append(read(tree, shown))
             default:
                 if name.hasSuffix(suffix) {
-                    found.append(Found(relative: shown, problem: "not a regular file (\(SourceFile(path: path, info: entry).kind)); not opened"))
+                    found.append(Found(relative: shown, problem: "not a regular file (\(SourceFile(path: tree.path + "/" + shown, info: entry).kind)); not opened"))
                 }
             }
         }
     }
 
-    /// Reads one file without following a link or blocking on a FIFO put in its place.
-    func read(_ path: String, relative: String) -> Found {
+    /// Reads one file, opened from the tree: never through a link, never blocking on a FIFO.
+    func read(_ tree: CheckedDirectory, _ relative: String) -> Found {
+        let path = tree.path + "/" + relative
         let limit = kind == .gpg ? GPG.limit : Self.fileLimit
         do {
-            let (file, bytes) = try SourceFile.read(path, defaultFile: true, followLinks: false, limit: limit)
-            if let problem = Self.untrusted(file.info, kind: "file") { return Found(relative: relative, problem: problem) }
-            return Found(relative: relative, file: file, bytes: bytes)
+            switch tree.find(relative) {
+            case .file(let fd, _):
+                defer { close(fd) }
+                let (file, bytes) = try SourceFile.read(path, opened: fd, defaultFile: true, limit: limit)
+                return Found(relative: relative, file: file, bytes: bytes)
+            case .refused(_, let reason):
+                // What the rule refuses (another user's, writable by others) says so as before.
+                var info = stat()
+                if lstat(path, &info) == 0, let problem = Self.untrusted(info, kind: "file") { return Found(relative: relative, problem: problem) }
+                return Found(relative: relative, problem: reason)
+            case .missing, .directory: return Found(relative: relative, problem: "gone, or no longer a file, since it was listed")
+            }
         } catch let error as HelperError {
             let reason = error == SourceFile.tooLarge(path, limit: limit)
                 ? "larger than any file GCM writes (over \(limit >> 10) KiB); not read" : error.message

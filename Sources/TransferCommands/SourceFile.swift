@@ -28,6 +28,11 @@ struct SourceFile {
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: "check the path and its permissions")
         }
         defer { close(fd) }
+        return try read(path, opened: fd, defaultFile: defaultFile, limit: limit)
+    }
+
+    /// Reads the file open on `fd` (opened as `path`, which messages name; the caller closes it).
+    static func read(_ path: String, opened fd: Int32, defaultFile: Bool, limit: Int = limit) throws -> (SourceFile, [UInt8]) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: "check the path and its permissions")
