@@ -66,8 +66,13 @@ public enum Subprocess {
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
             posix_spawnattr_setpgroup(&attributes, 0)
         }
-        var changes = environment
+        var changes: [String: String?] = environment
         if SystemIO.environment("PATH") != searchPath { changes["PATH"] = searchPath }
+        // A file bash (pass) or sh reads at start, named relative to the current directory:
+        // the repository git works in would give its own (as a relative PATH entry would).
+        for variable in ["BASH_ENV", "ENV"] where SystemIO.environment(variable).map({ !$0.hasPrefix("/") }) ?? false && changes[variable] == nil {
+            changes[variable] = .some(nil)
+        }
         let variables = changes.isEmpty ? nil : mergedEnvironment(changes)
         defer { variables?.forEach { free($0) } }
         var pid: pid_t = 0
@@ -113,7 +118,8 @@ public enum Subprocess {
     }
 
     /// This process's environment with `changes` made, for execve (strdup'ed: free each).
-    static func mergedEnvironment(_ changes: [String: String]) -> [UnsafeMutablePointer<CChar>?] {
+    /// A change to nil removes the variable.
+    static func mergedEnvironment(_ changes: [String: String?]) -> [UnsafeMutablePointer<CChar>?] {
         var entries: [String] = []
         var index = 0
         while let entry = environ[index] {
@@ -122,7 +128,7 @@ public enum Subprocess {
             if changes[name] == nil { entries.append(text) }
             index += 1
         }
-        entries += changes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        entries += changes.sorted { $0.key < $1.key }.compactMap { name, value in value.map { "\(name)=\($0)" } }
         return entries.map { strdup($0) } + [nil]
     }
 

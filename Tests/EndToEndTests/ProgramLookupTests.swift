@@ -116,4 +116,20 @@ import Testing
         let ran = markers.filter(fileExists).map { String($0.split(separator: "/").last!.dropFirst(4)) }
         #expect(ran.isEmpty, "programs another user could have put in PATH ran: \(ran)")
     }
+
+    /// Attack finding (second round): a relative BASH_ENV (or ENV) names a file of the
+    /// current directory, which pass's bash read at start: a repository's own.
+    @Test func aRelativeBashEnvIsNotReadFromTheRepository() throws {
+        let store = try PasswordStore()
+        let clone = store.sandbox.root + "/clone"
+        try FileManager.default.createDirectory(atPath: clone, withIntermediateDirectories: false)
+        let marker = clone + "/ran-bashenv"
+        try ChildProcess.writeFile(clone + "/.envrc", Array("touch '\(marker)'\n".utf8), mode: 0o644)
+        let environment = store.environment.merging(["BASH_ENV": ".envrc", "ENV": ".envrc"]) { $1 }
+        let stored = try store.sandbox.run(BuiltProducts.passHelper, ["store"], input: wire("protocol=https", "host=git.example", "username=alice", "password=pw"),
+                                           environment: environment, directory: clone)
+        #expect(stored.exitCode == 0 && stored.stderr.isEmpty, "\(stored)")
+        #expect(store.entryNames() == ["git/https/git.example/alice"])
+        #expect(!fileExists(marker), "pass's bash read the repository's BASH_ENV")
+    }
 }
