@@ -43,14 +43,17 @@ enum BuiltProducts {
 /// A directory where the helpers trust a program (PATH's directories, what configure writes:
 /// PrivateFiles.checkProgram): no directory on the way from / that anyone but the user and
 /// root can write, sticky or not. The build directory when it is one; a source tree under
-/// /tmp (a fresh clone there) is not, and a directory in HOME's .cache serves instead.
+/// /tmp (a fresh clone there) is not, and another place serves instead: for root (as CI
+/// runs), one under /var/cache, where the other users of the other-user tests can run the
+/// programs too (root's HOME is root's alone); for anyone else, one in HOME's .cache.
 enum TrustedPlace {
     static let root: String = {
         let build = SourceTree.root + "/.build"
         if isTrusted(build) { return build }
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        let place = home + "/.cache/git-credential-helpers-tests"
-        try? FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let place = geteuid() == 0 ? "/var/cache/git-credential-helpers-tests" : home + "/.cache/git-credential-helpers-tests"
+        try? FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        chmod(place, 0o755)
         return place
     }()
 
