@@ -111,7 +111,8 @@ enum Doctor {
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
         let configure = configureLine(name, arguments: arguments, scope: "global")
         // git hands every credential to every helper it runs, ours or not.
-        let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap(replaceable)
+        let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap { replaceable($0) }
+            + ((try? GitConfig.helpersForURLs()) ?? []).compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
             return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)] + others
         }
@@ -135,10 +136,11 @@ enum Doctor {
 
     /// Another helper's line that runs a program by a path others could put theirs at
     /// (PrivateFiles.checkProgram): git hands it every credential as it hands ours.
-    static func replaceable(_ entry: (scope: String, value: String)) -> HealthCheck? {
+    static func replaceable(_ entry: (scope: String, value: String), as key: String = "credential.helper") -> HealthCheck? {
         let line = HelperLine(parsing: entry.value)
         guard line.program.hasPrefix("/"), let why = HelperLine.whyUnsafeToRun(line.program) else { return nil }
-        return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(entry.scope)) runs \(line.program), which others could replace, and git hands it every credential: \(why)",
+        let place = key == "credential.helper" ? entry.scope : "\(entry.scope), \(Trace.quoted(key))"
+        return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(place)) runs \(line.program), which others could replace, and git hands it every credential: \(why)",
                            fix: "remove that line (git config --\(entry.scope) --edit), or install that helper where only you and root can write")
     }
 

@@ -45,6 +45,20 @@ struct GitConfig {
         return (general, forURLs)
     }
 
+    /// Every `credential.<url>.helper` value, with its scope and the key that holds it.
+    static func helpersForURLs() throws -> [(scope: String, key: String, value: String)] {
+        let result = try git(["config", "-z", "--show-scope", "--get-regexp", #"^credential\..+\.helper$"#])
+        if result.status == 1 { return [] }
+        try check(result, doing: "read credential.<url>.helper")
+        // Each entry is its scope, NUL, the key, a newline, the value, NUL.
+        let fields = result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast()
+        return stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
+            let entry = fields[fields.startIndex + index + 1]
+            guard let newline = entry.firstIndex(of: "\n") else { return nil }
+            return (String(fields[fields.startIndex + index]), String(entry[..<newline]), String(entry[entry.index(after: newline)...]))
+        }
+    }
+
     /// Sets the key's values in this scope to `values`, in order.
     func replace(_ old: [String], with values: [String]) throws {
         let scope = self.scope.map { [$0] } ?? []

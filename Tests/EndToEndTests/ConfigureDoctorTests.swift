@@ -251,6 +251,11 @@ import Glibc
         expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", other]))
         let another = try sandbox.run(copy, ["doctor"])
         #expect(another.exitCode == 1 && another.stdoutLines.contains("FAIL  helper: \(other) (global) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)). Fix: remove that line (git config --global --edit), or install that helper where only you and root can write"), "\(another)")
+        // And one for a URL only (credential.<url>.helper), which git runs for that URL.
+        expectSuccess(try sandbox.git(["config", "--global", "--unset-all", "credential.helper", other]))
+        expectSuccess(try sandbox.git(["config", "--global", "credential.https://github.com.helper", other]))
+        let forURL = try sandbox.run(copy, ["doctor"])
+        #expect(forURL.exitCode == 1 && forURL.stdoutLines.contains("FAIL  helper: \(other) (global, credential.https://github.com.helper) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)). Fix: remove that line (git config --global --edit), or install that helper where only you and root can write"), "\(forURL)")
     }
 
     // MARK: doctor changes nothing
