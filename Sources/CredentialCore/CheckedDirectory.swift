@@ -31,12 +31,11 @@ public final class CheckedDirectory {
     /// `nil` when it does not exist.
     public static func open(_ path: String, rootIsTrusted: Bool) throws(HelperError) -> CheckedDirectory? {
         guard try PrivateFiles.checkOwned(path, as: .directory) else { return nil }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
+        guard let opened = opened(path, shownAs: path, rootIsTrusted: rootIsTrusted) else {
             if errno == ENOENT { return nil }
             throw HelperError(.failure, "cannot open \(path): \(SystemIO.errorText())", fix: "check its permissions")
         }
-        return CheckedDirectory(path: path, fd: fd, rootIsTrusted: rootIsTrusted)
+        return opened
     }
 
     /// `path`, a directory whose own chain the caller checked (PrivateFiles.checkDirectoryChain),

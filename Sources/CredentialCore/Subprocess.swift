@@ -42,7 +42,8 @@ public enum Subprocess {
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
                            collectErrors: Bool = true, limit: Int = 1 << 30,
                            environment: [String: String] = [:], timeoutSeconds: Double? = nil) -> Result? {
-        guard let path = program.contains("/") ? program : which(program) else {
+        let directories = searchDirectories
+        guard let path = program.contains("/") ? program : which(program, in: directories) else {
             errno = ENOENT
             return nil
         }
@@ -67,6 +68,7 @@ public enum Subprocess {
             posix_spawnattr_setpgroup(&attributes, 0)
         }
         var changes: [String: String?] = environment
+        let searchPath = directories.joined(separator: ":")
         if SystemIO.environment("PATH") != searchPath { changes["PATH"] = searchPath }
         // A file bash (pass) or sh reads at start, named relative to the current directory:
         // the repository git works in would give its own (as a relative PATH entry would).
@@ -202,8 +204,10 @@ public enum Subprocess {
     /// The full path of `program` in `searchDirectories`: the first executable regular
     /// file of that name (as git's own lookup) that only the user and root could have put
     /// there (PrivateFiles.checkProgram, a link's target too); `nil` when none.
-    public static func which(_ program: String) -> String? {
-        searchDirectories.map { $0 + "/" + program }.first { path in
+    public static func which(_ program: String) -> String? { which(program, in: searchDirectories) }
+
+    static func which(_ program: String, in directories: [String]) -> String? {
+        directories.map { $0 + "/" + program }.first { path in
             var info = stat()
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else { return false }
             do throws(HelperError) { try PrivateFiles.checkProgram(path) } catch { return false }

@@ -16,7 +16,7 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
                 Prints one verdict per check (ok, warn or FAIL) with the fix, never a secret, \
                 and exits 1 when a check fails. It checks that the program git's configuration \
                 names still exists and no one else could replace it, warns of a PATH entry \
-                naming the current directory, and points out a plaintext ~/.git-credentials or \
+                naming the current directory or one others can write, and points out a plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials with the import command that moves it into \
                 the store. The round trip stores, reads back and erases a throwaway credential \
                 (host under .invalid) in a temporary store (for the Secret Service, in the \

@@ -126,8 +126,8 @@ public struct HelperLine: Equatable, Sendable {
     /// tomorrow, which git would then give every credential.
     static func thisProgram(_ name: String) -> String? {
         let here = Subprocess.currentExecutable
-        if let found = Subprocess.which("git-credential-" + name),
-           here == nil || Subprocess.realPath(found) == here, whyUnsafeToRun(found) == nil {
+        // which takes only what checkProgram accepts (whyUnsafeToRun's rule).
+        if let found = Subprocess.which("git-credential-" + name), here == nil || Subprocess.realPath(found) == here {
             return found
         }
         return here

@@ -271,7 +271,6 @@ public final class PassCredentialStore: CredentialStore {
                 case .refused(let why): reason = why
                 case .bytes(let ciphertext):
                     switch try pass.decrypt(ciphertext, of: name) {
-                    case .missing: continue
                     case .notForYou:
                         guard skippingOthers else {
                             throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",

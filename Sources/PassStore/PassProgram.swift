@@ -101,8 +101,6 @@ public struct PassProgram: Sendable {
         case text([UInt8])
         /// Encrypted to none of this user's secret keys (a team entry for others).
         case notForYou
-        /// Gone since it was listed.
-        case missing
         /// Not a credential however it is read: no OpenPGP data, or more than one decrypts to.
         case unreadable(String)
     }

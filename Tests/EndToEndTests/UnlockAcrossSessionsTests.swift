@@ -33,10 +33,12 @@ import Glibc
 
     /// The helper in a new `session`, the passphrase on descriptor 3 when `withPassphrase`
     /// (else no one to ask: no terminal, GIT_TERMINAL_PROMPT=0, no askpass).
-    func helper(in session: String, _ arguments: [String], input: [UInt8] = [], withPassphrase: Bool = false) throws -> ProcessResult {
+    /// `user`, `store` and `environment`: another user's (`store(of:)`), else the test's own.
+    func helper(in session: String, _ arguments: [String], input: [UInt8] = [], withPassphrase: Bool = false,
+                store: String? = nil, environment: [String: String] = [:], as user: [String] = []) throws -> ProcessResult {
         try sandbox.run(in: session, BuiltProducts.sqliteHelper,
-                        ["--db", database] + (withPassphrase ? ["--passphrase-fd", "3"] : []) + arguments,
-                        input: input, inputFiles: withPassphrase ? [3: phraseFile] : [:])
+                        ["--db", store ?? database] + (withPassphrase ? ["--passphrase-fd", "3"] : []) + arguments,
+                        input: input, environment: environment, inputFiles: withPassphrase ? [3: phraseFile] : [:], as: user)
     }
 
     /// The control: from a login, the key is kept for the time asked, and another login
@@ -131,16 +133,13 @@ import Glibc
     func anotherUsersUnlockInARevokedSessionKeepsTheKeyForItsTimeoutOnly() throws {
         let user = Self.becoming(Self.revokedSessionUser)
         let (database, environment) = try store(of: Self.revokedSessionUser)
-        let unlocked = try sandbox.run(in: KernelSession.revoked, BuiltProducts.sqliteHelper,
-                                       ["--db", database, "--passphrase-fd", "3", "unlock", "--timeout", "8h"],
-                                       environment: environment, inputFiles: [3: phraseFile], as: user)
+        let unlocked = try helper(in: KernelSession.revoked, ["unlock", "--timeout", "8h"], withPassphrase: true,
+                                  store: database, environment: environment, as: user)
         #expect(unlocked.exitCode == 0 && unlocked.stderrText == "unlocked \(database) for 8 hours\n", "\(unlocked)")
         #expect(try [["8h"], ["7h"]].contains(sandbox.cachedKeys(of: database, as: user)), "not one key with its timeout")
-        let found = try sandbox.run(in: KernelSession.login, BuiltProducts.sqliteHelper, ["--db", database, "get"],
-                                    input: Self.lookup, environment: environment, as: user)
+        let found = try helper(in: KernelSession.login, ["get"], input: Self.lookup, store: database, environment: environment, as: user)
         #expect(found.attributes["password"] == "alice-secret", "a new login does not find the key: \(found)")
-        let locked = try sandbox.run(in: KernelSession.login, BuiltProducts.sqliteHelper, ["--db", database, "lock"],
-                                     environment: environment, as: user)
+        let locked = try helper(in: KernelSession.login, ["lock"], store: database, environment: environment, as: user)
         #expect(locked.stderrText == "locked \(database)\n", "\(locked)")
     }
 
@@ -153,9 +152,8 @@ import Glibc
     func aKeyThatCannotBeKeptLeavesNothingAndSaysSo() throws {
         let user = Self.becoming(Self.quotaUser)
         let (database, environment) = try store(of: Self.quotaUser)
-        let unlock = try sandbox.run(in: KernelSession.quotaUsedUp, BuiltProducts.sqliteHelper,
-                                     ["--db", database, "--passphrase-fd", "3", "unlock", "--timeout", "8h"],
-                                     environment: environment, inputFiles: [3: phraseFile], as: user)
+        let unlock = try helper(in: KernelSession.quotaUsedUp, ["unlock", "--timeout", "8h"], withPassphrase: true,
+                                store: database, environment: environment, as: user)
         expectOneLineFailure(unlock, exitCode: 1, mentioning: [
             "git-credential-sqlite: cannot keep the key of \(database) in the kernel keyring for 8 hours: this user's kernel keyring quota is used up, so the store stays locked. Fix: ",
             "keyctl", "kernel.keys.maxbytes"])
