@@ -4,24 +4,9 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-# Two executables, each several programs, chosen by the name it is run by (MultiCall, and
-# the table in Sources/credential-helpers*/main.swift): the Swift runtime, Foundation,
-# swift-crypto and the argument parser, most of each program's size, are then in the
-# suite twice instead of once per program (installed: 74 MB -> 41 MB). Two, not one: the
-# desktop's helpers must link libsecret, so dynamically, and a dynamic executable made a
-# sqlite get 30% more instructions (the loader binding libc: what a static PIE spares).
-# - credential-helpers, a static PIE: the programs that need no library of the desktop;
-# - credential-helpers-libsecret: those that use libsecret.
-# Each name is a hard link of its executable's file, not a symlink: the kernel then names
-# the link that was run (/proc/self/exe), by which configure writes, doctor checks and
-# import finds each program; and credential-curl's rule for the basic-auth-header beside
-# it (a regular file, never a symlink, which anyone can plant in /tmp) holds unchanged.
-# What stands between this and 30 MB (lld link maps): the toolchain's prebuilt archives,
-# 12.5 MB in each executable: the Swift runtime 5.6, FoundationEssentials 4.1 + 0.85 (which
-# the argument parser and swift-crypto import), the Regex libraries 1.33 (referred to by
-# FoundationEssentials' own JSONDecoder, CocoaError and String+Comparison, not by us),
-# Concurrency and dispatch 0.67; then BoringSSL 1.55 and SQLite 1.16 in each. -Osize
-# saved 0.9 MB and made a sqlite get 0.4% more instructions: not taken.
+# Two executables, each several programs chosen by the name it is run by (MultiCall): the
+# static PIE credential-helpers, and credential-helpers-libsecret for the programs that link
+# libsecret. Each name a hard link of its executable. Why, measured: docs/BUILD.md.
 STATIC_NAMES := git-credential-sqlite git-credential-pass basic-auth-header
 LIBSECRET_NAMES := git-credential-secretservice git-credential-keyring
 EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
@@ -66,40 +51,11 @@ deps-build:
 deps-test:
 	@scripts/apt-install $(TEST_PACKAGES)
 
-# Release: static Swift runtime (no libswift*.so to find at startup), no $ORIGIN run path
-# (nothing to find beside the binary, and no library planted there gets loaded), stripped,
-# and no exported symbols: the runtime's dladdr at startup scans the dynamic symbol table,
-# which swift-crypto fills with 7,000 names (measured: 5% of a get's instructions).
-# Linked for start-up (instructions of a get at 10 entries, callgrind, issue 13):
-# - lld with packed relative relocations (DT_RELR): the 47k relative relocations of the
-#   binary become a 9 KiB bitmap the loader walks instead of a 1 MiB table.
-# - libstdc++ static (the Swift runtime's only C++ dependency): its 1,666 symbols were
-#   bound at every start (6.3M -> 4.5M instructions).
-# - SQLite and keyutils static too: Debian builds libsqlite3 to bind all its 1,596 symbols
-#   at load, a quarter of what a get then did (4.5M -> 3.4M instructions). The price: a
-#   fix to Debian's SQLite reaches the helpers only with a rebuild (the .deb then needs
-#   Built-Using: sqlite3, and no libsqlite3-0). Taken, because what SQLite reads here is
-#   our own SQL and a database that PrivateFiles has checked is the user's own, in the
-#   user's own directories: a malicious database needs write access to it, which is
-#   already everything. libsecret, GLib and libc stay shared for the two helpers that
-#   use the desktop; git-credential-sqlite and basic-auth-header are static PIEs, libc
-#   included (Package.swift: staticPIE; a get 2.49M -> 1.99M instructions).
-# - How: STATIC_LIBS holds only archives (linked to the system's) and an sqlite3.pc that
-#   points -lsqlite3 there, found first through PKG_CONFIG_PATH; -lstdc++ and -lkeyutils
-#   find the archives there first too (that -L precedes the system's).
-# - Kept: PIE (ASLR), full RELRO (-z relro -z now: the GOT read-only before main; costs
-#   0.25M instructions of binding at load), non-executable stack, no RPATH/RUNPATH
-#   (InstallTests checks each, on the installed binaries).
-# - Concrete generic types (HMAC<SHA256>, [String: [UInt8]], ...) get their metadata from
-#   accessors given the witness tables, not from mangled names: a mangled name makes the
-#   runtime check each conformance by a linear scan of all 4,475 conformance records, the
-#   first time (5 such checks were 1.2M instructions of a get). For every module, swift-crypto's too.
-# - The code a get, store or erase runs placed together (packaging/hot-symbols.txt, written
-#   by scripts/hot-symbols): start-up is mostly page faults, one per 64 KiB window of code
-#   touched, and those ~1,800 functions were spread over 14 MB. Every function of ours,
-#   swift-crypto's and the argument parser's in a section of its own, so that the linker
-#   can move it (and drop it when unused: 0.9 MB smaller). A get: 124 -> 53 code faults,
-#   2.11 -> 1.75 ms, against git credential-store's 1.12 ms (files read from disk).
+# Release, linked for start-up (why each flag, measured: docs/BUILD.md): static Swift runtime,
+# libstdc++, SQLite and keyutils; no run path, no exported symbols; lld with packed relative
+# relocations; PIE, full RELRO, non-executable stack (InstallTests checks them); type metadata
+# by accessor; every function in its own section, the hot ones placed together.
+# STATIC_LIBS: only archives, and an sqlite3.pc pointing -lsqlite3 there (PKG_CONFIG_PATH).
 STATIC_LIBS := .build/static-libs
 HOT_SYMBOLS := packaging/hot-symbols.txt
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic \
@@ -245,8 +201,12 @@ fuzz: $(FUZZER)
 fuzz-merge: $(FUZZER)
 	$(FUZZER) -merge=1 fuzz/corpus $(FUZZ_DIR)/corpus
 
+# Times against git's own helpers (bench/bench.py), then instructions, which do not vary
+# with the machine's load: a sqlite get and a credential-curl call (bench/instructions.py).
 bench: deps-test build
+	@scripts/apt-install valgrind
 	python3 bench/bench.py --bin $(RELEASE_DIR)
+	python3 bench/instructions.py --bin $(RELEASE_DIR)
 
 clean:
 	rm -rf .build
