@@ -171,6 +171,38 @@ public enum PrivateFiles {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Why an opened file cannot hold a secret of ours: the one rule for a file we keep a
+    /// secret in, or that says where one is (a key file, a key file's list of stores, the
+    /// trace): a regular file (not a FIFO someone reads, a device, a directory), ours, and,
+    /// unless `anyMode`, that no one else can read or write. Judged on what was opened
+    /// (fstat), never on a path, which could name another file a moment later.
+    public enum NotPrivate: Equatable {
+        case notRegular(kind: String)
+        case anotherUsers(uid: uid_t)
+        case sharedMode(mode: String)
+    }
+
+    public static func whyNotPrivate(_ info: stat, anyMode: Bool = false) -> NotPrivate? {
+        if info.st_mode & S_IFMT != S_IFREG { return .notRegular(kind: kind(of: info.st_mode)) }
+        if info.st_uid != geteuid() { return .anotherUsers(uid: info.st_uid) }
+        if !anyMode && info.st_mode & 0o077 != 0 { return .sharedMode(mode: String(info.st_mode & 0o777, radix: 8)) }
+        return nil
+    }
+
+    /// What a file is, for messages: "a directory", "a FIFO", ... or "a regular file".
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+    }
+
     /// Reads a small secret file, refusing one that is not a regular file owned by us
     /// with mode 0600 or stricter: a key readable by others is a key already leaked.
     public static func readSecret(_ path: String, limit: Int = 4096) throws(HelperError) -> [UInt8] {
@@ -183,16 +215,14 @@ public enum PrivateFiles {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw HelperError(.failure, "\(path) is not a regular file", fix: "move it aside")
-        }
-        guard info.st_uid == geteuid() else {
-            throw HelperError(.failure, "\(path) belongs to another user", fix: "chown it to yourself or use another file")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            let mode = String(info.st_mode & 0o777, radix: 8)
+        guard fstat(fd, &info) == 0 else { throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: nil) }
+        switch whyNotPrivate(info) {
+        case .notRegular: throw HelperError(.failure, "\(path) is not a regular file", fix: "move it aside")
+        case .anotherUsers: throw HelperError(.failure, "\(path) belongs to another user", fix: "chown it to yourself or use another file")
+        case .sharedMode(let mode):
             throw HelperError(.failure, "\(path) is readable or writable by group or others (mode \(mode)), so it cannot be trusted to keep a secret",
                               fix: "chmod 600 \(ShellWord.quoted(path)), and consider the secret exposed")
+        case nil: break
         }
         guard let bytes = SystemIO.readAll(fd, limit: limit) else {
             throw HelperError(.failure, "cannot read \(path): \(SystemIO.errorText())", fix: nil)

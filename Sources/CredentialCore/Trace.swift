@@ -274,9 +274,12 @@ public enum Trace {
     /// else could read; `nil` for a private file, a terminal or a pipe.
     static func isReadableByOthers(_ fd: Int32) -> String? {
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        if info.st_uid != geteuid() { return "owned by another user" }
-        return info.st_mode & 0o077 != 0 ? "readable by others (mode \(String(info.st_mode & 0o777, radix: 8)))" : nil
+        guard fstat(fd, &info) == 0 else { return nil }
+        return switch PrivateFiles.whyNotPrivate(info) {
+        case .notRegular, nil: nil
+        case .anotherUsers: "owned by another user"
+        case .sharedMode(let mode): "readable by others (mode \(mode))"
+        }
     }
 
     /// The trace file, opened to append, or `nil` after one warning. Opening never blocks
@@ -301,10 +304,11 @@ public enum Trace {
         let problem: String
         if fstat(fd, &info) != 0 {
             problem = SystemIO.errorText()
-        } else if let kind = fileKind(info.st_mode) {
+        } else if case .notRegular(let kind) = PrivateFiles.whyNotPrivate(info) {
             problem = "it is \(kind)"
-        } else if info.st_uid != geteuid() {
-            problem = "it belongs to another user (uid \(info.st_uid))"
+        } else if case .anotherUsers(let uid) = PrivateFiles.whyNotPrivate(info) {
+            // Its mode may be any: a trace others can read gets every secret redacted (isReadableByOthers).
+            problem = "it belongs to another user (uid \(uid))"
         } else if info.st_nlink != 1 {
             problem = "it has \(info.st_nlink) names (hard links)"
         } else {
@@ -317,16 +321,7 @@ public enum Trace {
 
     /// What a file that is not a regular file is, for messages; `nil` for a regular file.
     static func fileKind(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFLNK: "a symbolic link"
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFDIR: "a directory"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        default: "not a regular file"
-        }
+        mode & S_IFMT == S_IFREG ? nil : PrivateFiles.kind(of: mode)
     }
 
     /// One line on stderr, in the helpers' `PROGRAM: cause. Fix: fix` form.

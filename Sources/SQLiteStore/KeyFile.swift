@@ -57,7 +57,7 @@ enum KeyFile {
                               fix: "remove it by hand (" + ShellWord.command(["shred", "-u", path]) + "); it no longer opens the store")
         }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+        guard fstat(fd, &info) == 0, PrivateFiles.whyNotPrivate(info, anyMode: true) == nil else {
             close(fd)
             throw HelperError(.failure, "the old key file \(path) is not a regular file of yours, so it was left alone",
                               fix: "look at it (" + ShellWord.command(["ls", "-l", path]) + "); it no longer opens the store")

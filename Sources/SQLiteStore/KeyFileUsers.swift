@@ -81,7 +81,7 @@ enum KeyFileUsers {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+        guard fstat(fd, &info) == 0, PrivateFiles.whyNotPrivate(info) == nil else {
             throw HelperError(.failure, "\(file), the list of stores using the key file, is not a regular file of yours that only you can read and write, so it cannot be trusted",
                               fix: "move it aside (it is not what git-credential-sqlite made there)")
         }
