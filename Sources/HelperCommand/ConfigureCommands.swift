@@ -100,23 +100,20 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
     static func strandedStore(of value: String, settings: Options.Settings, arguments: [String]) throws -> String? {
         let name = Options.Settings.helperName
         let line = HelperLine(parsing: value)
-        guard !Options.Settings.storeVariables.isEmpty,
+        guard !Options.Settings.storeOptionNames.isEmpty,
               let other = ["sqlite", "keyring", "secretservice"].first(where: { line.runs($0) }) else { return nil }
         let own = try settings.explicitStoreArguments().map(ShellWord.quoted)
         var stores: [String] = []
         var commands: [String] = []
         if other != "secretservice", let previous = Options.Settings(gitArguments: line.arguments[...]),
            previous.storeArguments != Options.Settings(gitArguments: arguments[...])?.storeArguments {
-            let theirs = try previous.explicitStoreArguments()
+            let theirs = try previous.storeInUse()
             stores.append(previous.storeArguments.isEmpty ? "the default SQLite store" : ShellWord.command(previous.storeArguments))
             if name == "sqlite" {
                 let program = HelperLine.invocation(name)
-                commands.append(([program, "export"] + theirs.map(ShellWord.quoted) + ["--plaintext", "--format", "protocol", "|", program, "import"] + own + ["/dev/stdin"]).joined(separator: " "))
+                commands.append(([program, "export"] + OptionPairs.words(theirs).map(ShellWord.quoted) + ["--plaintext", "--format", "protocol", "|", program, "import"] + own + ["/dev/stdin"]).joined(separator: " "))
             } else {
-                var variables: [String] = []
-                for index in stride(from: 0, to: theirs.count - 1, by: 2) {
-                    if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
-                }
+                let variables = theirs.compactMap { option in option.value.map { option.variable + "=" + ShellWord.quoted($0) } }
                 commands.append((variables + [HelperLine.invocation(name), "import", "--from", "sqlite"] + own).joined(separator: " "))
             }
         }

@@ -5,7 +5,7 @@ import CredentialCore
 import Glibc
 #endif
 
-public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
+public struct DoctorCommand<Options: StoreOptions>: ParsableCommand where Options.Settings: DiagnosableSettings {
     public init() {}
     public static var configuration: CommandConfiguration {
         let name = Options.Settings.helperName
@@ -105,7 +105,7 @@ enum Doctor {
         guard let all = try? GitConfig(scope: nil, key: "credential.helper").scopedValues() else {
             return [HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")]
         }
-        let active = Array(all.lastIndex { $0.value.isEmpty }.map { all[($0 + 1)...] } ?? all[...])
+        let active = GitConfig.HelperLines.afterLastReset(all, value: \.value)
         let values = active.map(\.value)
         // Values as Trace.quoted writes them: a repository's configuration is outside data.
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
@@ -227,7 +227,7 @@ enum Doctor {
 
     /// Store, read back and erase a throwaway credential, as git would, in a throwaway
     /// store: a store that does not exist yet must not be created by doctor.
-    static func roundTrip(_ settings: some StoreSettings) -> HealthCheck {
+    static func roundTrip(_ settings: some DiagnosableSettings) -> HealthCheck {
         if let blocker = settings.roundTripBlocker { return HealthCheck(.warn, "round trip", "not tried: \(blocker)") }
         do {
             return try TemporaryDirectory.with(prefix: "git-credential-doctor") { roundTrip(in: settings.throwaway(in: $0)) }

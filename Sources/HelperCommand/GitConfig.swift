@@ -2,7 +2,7 @@ import CredentialCore
 
 /// git's configuration, read and written by running git itself: it knows where each
 /// scope's file is, how to quote, and how to write atomically.
-struct GitConfig {
+public struct GitConfig {
     /// `--global`, `--system` or `--local`; `nil` for what git uses (every scope, in order).
     let scope: String?
     /// `credential.helper`, or `credential.<url>.helper` for one URL.
@@ -29,20 +29,48 @@ struct GitConfig {
         return stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
     }
 
-    /// Every `credential.helper` value and every `credential.<url>.helper` value, in
-    /// order, from one run of git (a management command and each TAB pays for it).
-    static func helperValues() throws -> (general: [String], forURLs: [String]) {
-        let result = try git(["config", "-z", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
-        if result.status == 1 { return ([], []) }
-        try check(result, doing: "read credential.helper")
-        var general: [String] = [], forURLs: [String] = []
-        // Each entry is the key, a newline, the value, NUL.
-        for entry in result.outputText.split(separator: "\0") {
-            guard let newline = entry.firstIndex(of: "\n") else { continue }
-            let value = String(entry[entry.index(after: newline)...])
-            if entry[..<newline].lowercased() == "credential.helper" { general.append(value) } else { forURLs.append(value) }
+    /// The credential.helper lines of git's configuration, from one run of git (a
+    /// management command and each TAB pays for it): the one reader of them.
+    public struct HelperLines: Equatable, Sendable {
+        /// Every `credential.helper` value, in order, reset lines (empty values) included.
+        public var general: [String]
+        /// Every `credential.<url>.helper` value, in order.
+        public var forURLs: [String]
+
+        /// The lines git runs: the general ones after the last reset line, then those for
+        /// one URL (they count as much: git uses them there).
+        public var active: [String] { Self.afterLastReset(general, value: { $0 }) + forURLs }
+
+        /// Every line that runs something, those a reset stops too.
+        public var all: [String] { (general + forURLs).filter { !$0.isEmpty } }
+
+        /// `values` after the last empty one: git's reset of the helper list.
+        static func afterLastReset<Entry>(_ values: [Entry], value: (Entry) -> String) -> [Entry] {
+            Array(values.lastIndex { value($0).isEmpty }.map { values[($0 + 1)...] } ?? values[...])
         }
-        return (general, forURLs)
+
+        /// git config -z --get-regexp's output: each entry the key, a newline, the value, NUL.
+        init(parsing output: String) {
+            general = []
+            forURLs = []
+            for entry in output.split(separator: "\0") {
+                guard let newline = entry.firstIndex(of: "\n") else { continue }
+                let value = String(entry[entry.index(after: newline)...])
+                if entry[..<newline].lowercased() == "credential.helper" { general.append(value) } else { forURLs.append(value) }
+            }
+        }
+
+        init(general: [String], forURLs: [String]) {
+            self.general = general
+            self.forURLs = forURLs
+        }
+    }
+
+    public static func helperLines() throws -> HelperLines {
+        let result = try git(["config", "-z", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
+        if result.status == 1 { return HelperLines(general: [], forURLs: []) }
+        try check(result, doing: "read credential.helper")
+        return HelperLines(parsing: result.outputText)
     }
 
     /// Every `credential.<url>.helper` value, with its scope and the key that holds it.

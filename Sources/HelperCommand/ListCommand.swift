@@ -109,16 +109,7 @@ enum StoredHosts<Options: StoreOptions> {
     static func hosts(words: [String]) -> [String] {
         SecretPrompt.allowed = false
         Subprocess.exit(afterSeconds: completionSeconds)
-        var settings = Options.Settings()
-        var remaining = words.dropFirst()[...]
-        while let word = remaining.popFirst() {
-            guard let (name, inline) = Options.Settings.option(word) else { continue }
-            if let inline {
-                _ = settings.set(option: name, to: inline)
-            } else if let value = remaining.first, settings.set(option: name, to: value) {
-                remaining.removeFirst()
-            }
-        }
+        let settings = Options.Settings(readingLeniently: words.dropFirst())
         // The store erase and list would use, without their note: completion prints only words.
         let items = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.list()) ?? []
         return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()

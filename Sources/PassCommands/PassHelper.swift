@@ -52,7 +52,7 @@ public struct PassHelper: HelperRoot {
 }
 
 /// pass's own store: PASSWORD_STORE_DIR says where, as it does for pass.
-public struct PassSettings: StoreSettings {
+public struct PassSettings: DiagnosableSettings {
     public static let helperName = "pass"
     /// Another store than pass's: doctor's throwaway one.
     var directory: String?

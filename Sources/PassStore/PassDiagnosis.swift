@@ -5,8 +5,9 @@ import CredentialCore
 public enum PassDiagnosis {
     public static func checks(directory: String) -> [HealthCheck] {
         var checks: [HealthCheck] = []
-        for program in ["pass", "gpg"] {
-            guard let path = Subprocess.which(program) else {
+        // gpg as pass and get run it (GPGRunner): gpg2 when there is one.
+        for (program, found) in [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program())] {
+            guard let path = found else {
                 return checks + [HealthCheck(.fail, program, "\(program) is not installed (or not on PATH)", fix: "sudo apt install pass gnupg")]
             }
             checks.append(HealthCheck(.ok, program, path))

@@ -52,7 +52,7 @@ public struct SecretServiceHelper: HelperRoot {
 }
 
 /// The Secret Service needs no settings: the session bus says where it is.
-public struct SecretServiceSettings: StoreSettings {
+public struct SecretServiceSettings: DiagnosableSettings {
     public static let helperName = "secretservice"
     public init() {}
 

@@ -24,7 +24,7 @@ public final class SecretServiceStore: CredentialStore {
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
     public static var defaultTimeoutSeconds: UInt32 {
-        SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil ? 60 : 5
+        PromptPlace.here.desktop ? 60 : 5
     }
 
     /// Connects to the Secret Service on the session bus. Each call, this one included,
