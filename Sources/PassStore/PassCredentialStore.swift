@@ -25,7 +25,7 @@ public final class PassCredentialStore: CredentialStore {
             Trace.note("no password store entries under \(Trace.quoted(directory + "/" + PassEntry.root))")
             return nil
         }
-        for program in ["pass", "gpg"] where Subprocess.which(program) == nil { throw PassProgram.missing(program) }
+        if let program = PassProgram.missingProgram { throw PassProgram.missing(program) }
         return PassCredentialStore(pass: PassProgram(directory: directory))
     }
 
@@ -34,7 +34,7 @@ public final class PassCredentialStore: CredentialStore {
     /// the keys it would encrypt to against those approved (`ApprovedKeys`), unless
     /// `approving` is false.
     public static func openForWriting(directory: String, approving: Bool = true) throws -> PassCredentialStore {
-        for program in ["pass", "gpg"] where Subprocess.which(program) == nil {
+        if let program = PassProgram.missingProgram {
             throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
         }
         guard try checkDirectory(directory) else {

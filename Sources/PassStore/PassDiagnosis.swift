@@ -5,8 +5,7 @@ import CredentialCore
 public enum PassDiagnosis {
     public static func checks(directory: String) -> [HealthCheck] {
         var checks: [HealthCheck] = []
-        // gpg as pass and get run it (GPGRunner): gpg2 when there is one.
-        for (program, found) in [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program())] {
+        for (program, found) in PassProgram.programs {
             guard let path = found else {
                 return checks + [HealthCheck(.fail, program, "\(program) is not installed (or not on PATH)", fix: "sudo apt install pass gnupg")]
             }

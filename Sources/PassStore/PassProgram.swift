@@ -75,6 +75,13 @@ public struct PassProgram: Sendable {
         return result
     }
 
+    /// pass and the gpg it and get run (GPGRunner's choice: gpg2 when there is one), each
+    /// with where it is found, `nil` when it is not installed: the one check of them.
+    public static var programs: [(name: String, path: String?)] { [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program())] }
+
+    /// The first of `programs` that is not installed.
+    static var missingProgram: String? { programs.first { $0.path == nil }?.name }
+
     static func missing(_ program: String) -> HelperError {
         HelperError(.unavailable, "\(program) is not installed (or not on PATH)", fix: "install it: sudo apt install pass gnupg")
     }
