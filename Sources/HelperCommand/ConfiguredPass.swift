@@ -7,9 +7,10 @@ public enum ConfiguredPass {
     /// Where git asks pass, relative to helper `name`'s line: "before" or "after" it, or
     /// "too" (no line of `name`); nil when no line runs pass or git cannot say.
     public static func order(relativeTo name: String) -> String? {
-        guard name != "pass", let configured = try? GitConfig.helperLines() else { return nil }
+        guard let passName = Programs.helper(keepingOnly: .passwordStore), name != passName,
+              let configured = try? GitConfig.helperLines() else { return nil }
         let lines = configured.active.map(HelperLine.init(parsing:))
-        guard let pass = lines.firstIndex(where: { $0.runs("pass") }) else { return nil }
+        guard let pass = lines.firstIndex(where: { $0.runs(passName) }) else { return nil }
         guard let own = lines.firstIndex(where: { $0.runs(name) }) else { return "too" }
         return pass < own ? "before" : "after"
     }

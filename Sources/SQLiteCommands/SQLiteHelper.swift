@@ -241,7 +241,7 @@ struct InitCommand: ParsableCommand {
         guard let lines = try? GitConfig.helperLines() else { return [] }
         return lines.all.compactMap { value -> StoreLocation? in
             let line = HelperLine(parsing: value)
-            guard ["sqlite", "keyring"].contains(where: line.runs) else { return nil }
+            guard Programs.helpers(keeping: .sqliteFile).contains(where: line.runs) else { return nil }
             return try? SQLiteSettings(readingLeniently: line.arguments[...]).location
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CredentialCore
 @testable import HelperCommand
@@ -51,5 +52,30 @@ struct StoreOptionTests {
         #expect(OneStore().storeArguments == [])
         #expect(OneStore.storeOptionNames == [])
         #expect(try OneStore().explicitStoreArguments() == [])
+    }
+}
+
+/// The Swift face of packaging/programs (Programs) lists the same programs, in the same
+/// order, of the same executables: the text file is what make, generate-docs and test-deb read.
+@Suite("Programs: the table of programs")
+struct ProgramsTests {
+    static let textTable: [[String]] = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let text = (try? String(contentsOf: url.appendingPathComponent("packaging/programs"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").map(String.init) }
+    }()
+
+    @Test func theSwiftTableIsTheTextTable() {
+        #expect(Self.textTable.count >= 6)
+        #expect(Programs.all.map { [$0.name, $0.executable, $0.keeps.isEmpty ? "command" : "helper"] } == Self.textTable)
+    }
+
+    @Test func whatSharedCodeAsks() {
+        #expect(Programs.helpers(keeping: .sqliteFile) == ["sqlite", "keyring"])
+        #expect(Programs.helper(keepingOnly: .desktopKeyring) == "secretservice")
+        #expect(Programs.helper(keepingOnly: .passwordStore) == "pass")
+        #expect(Programs.helper("keyring")?.keeps == [.desktopKeyring, .sqliteFile])
+        #expect(Programs.all.filter { $0.helperName != nil }.allSatisfy { !$0.keeps.isEmpty })
     }
 }
