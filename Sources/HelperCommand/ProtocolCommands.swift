@@ -13,9 +13,9 @@ public protocol StoreSettings {
     static var helperName: String { get }
     init()
     /// The store to read or erase from; `nil` when none exists (nothing is created).
-    func openExisting() throws -> CredentialStore?
+    func openExisting() throws -> ManagedStore?
     /// The store to write to, created on first use.
-    func openOrCreate() throws -> CredentialStore
+    func openOrCreate() throws -> ManagedStore
     /// Sets the option of that long name; false for any it does not know.
     mutating func set(option name: String, to value: String) -> Bool
     /// The options given, as configure writes them into the helper line (paths absolute);

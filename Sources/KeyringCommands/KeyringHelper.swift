@@ -66,8 +66,8 @@ public struct KeyringSettings: DiagnosableSettings {
 
     func open() throws -> KeyringStore { KeyringStore(sqlite: try sqlite.location, passphrase: sqlite.passphrase) }
 
-    public func openExisting() throws -> CredentialStore? { try open() }
-    public func openOrCreate() throws -> CredentialStore { try open() }
+    public func openExisting() throws -> ManagedStore? { try open() }
+    public func openOrCreate() throws -> ManagedStore { try open() }
 
     public func helperArguments() throws -> [String] { try sqlite.helperArguments() }
     /// The SQLite store's: the keyring is the session's one.

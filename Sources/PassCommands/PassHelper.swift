@@ -76,9 +76,9 @@ public struct PassSettings: DiagnosableSettings {
         return PassDiagnosis.checks(directory: directory)
     }
 
-    public func openExisting() throws -> CredentialStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
+    public func openExisting() throws -> ManagedStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
     /// Doctor's throwaway store (`directory` set) checks no approved keys: its test secret is not one.
-    public func openOrCreate() throws -> CredentialStore {
+    public func openOrCreate() throws -> ManagedStore {
         try PassCredentialStore.openForWriting(directory: storeDirectory(), approving: directory == nil)
     }
 

@@ -8,7 +8,7 @@ import Glibc
 /// (see `PassEntry`), written and removed through pass itself, so that its git commits,
 /// `.gpg-id` recipients and PASSWORD_STORE_DIR behave as pass users expect. Entry names
 /// say where to look; what an entry holds decides, by the one matching rule.
-public final class PassCredentialStore: CredentialStore {
+public final class PassCredentialStore: ManagedStore {
     public let pass: PassProgram
     var directory: String { pass.directory }
     /// The keys a store may encrypt to; nil: any (a throwaway store of doctor's).

@@ -109,7 +109,7 @@ public struct SQLiteSettings: DiagnosableSettings {
         }
     }
 
-    public func openExisting() throws -> CredentialStore? {
+    public func openExisting() throws -> ManagedStore? {
         let location = try location
         if let namedBy, !PrivateFiles.exists(location.database) {
             throw HelperError(.notFound, "there is no store at \(Trace.quoted(location.database)) (named by \(namedBy))",
@@ -117,7 +117,7 @@ public struct SQLiteSettings: DiagnosableSettings {
         }
         return try SQLiteCredentialStore.openExisting(location, passphrase: passphrase)
     }
-    public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+    public func openOrCreate() throws -> ManagedStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
 
     /// --db and --key-file as given (absolute: `location` refuses any other), `~` expanded,
     /// and --grace-period in seconds when given. A path that only this environment chose

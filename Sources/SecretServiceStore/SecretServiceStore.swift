@@ -12,7 +12,7 @@ import Glibc
 /// are kept (`ItemLayout.isGits`), and the one matching rule of CredentialCore decides among
 /// them, so a missing port is never a wildcard and an erase with a password never touches
 /// another user's item.
-public final class SecretServiceStore: CredentialStore {
+public final class SecretServiceStore: ManagedStore {
     let service: UnsafeMutablePointer<SecretService>
     let cancellable: UnsafeMutablePointer<GCancellable>
     let timeoutSeconds: UInt32

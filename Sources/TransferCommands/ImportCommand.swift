@@ -151,7 +151,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     /// secrets and all, and only the file that was read (see `SourceFile.wipe`). Each file
     /// kept gets its own line, the last one as the error, so that the exit status says
     /// that not everything asked for was done.
-    func removePlaintext(_ sources: [ImportSource], store: CredentialStore) throws {
+    func removePlaintext(_ sources: [ImportSource], store: ManagedStore) throws {
         var kept: [HelperError] = []
         var removed: [SourceFile] = []
         // Files named as themselves first: a link to one of them (~/.git-credentials to

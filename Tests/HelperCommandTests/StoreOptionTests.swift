@@ -43,8 +43,8 @@ struct StoreOptionTests {
     @Test func aBackendOfOneStoreIsAlwaysNamed() throws {
         struct OneStore: StoreSettings {
             static let helperName = "one"
-            func openExisting() throws -> CredentialStore? { nil }
-            func openOrCreate() throws -> CredentialStore { fatalError() }
+            func openExisting() throws -> ManagedStore? { nil }
+            func openOrCreate() throws -> ManagedStore { fatalError() }
             mutating func set(option name: String, to value: String) -> Bool { false }
             func helperArguments() throws -> [String] { [] }
         }
