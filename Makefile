@@ -4,8 +4,8 @@ DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-# Two executables, each several programs, chosen by the name it is run by (MultiCall, and
-# the table in Sources/credential-helpers*/main.swift): the Swift runtime, Foundation,
+# Two executables, each several programs, chosen by the name it is run by (MultiCall; which
+# program is a name of which executable: packaging/programs): the Swift runtime, Foundation,
 # swift-crypto and the argument parser, most of each program's size, are then in the
 # suite twice instead of once per program (installed: 74 MB -> 41 MB). Two, not one: the
 # desktop's helpers must link libsecret, so dynamically, and a dynamic executable made a

@@ -22,7 +22,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
                 --format json prints an array of objects with protocol, host, port, path, \
                 username, password_expiry_utc (seconds since 1970, or null), expires (ISO \
                 8601) and backend; [] when nothing is stored. A value that is no UTF-8 (U+FFFD \
-                there) has its bytes in NAME_hex.\(name == "pass" ? " An entry that cannot be read (a broken one a sync brought) has unreadable, saying why." : "") The table prints nothing then, \
+                there) has its bytes in NAME_hex.\(Programs.helper(name, keeps: .passwordStore) ? " An entry that cannot be read (a broken one a sync brought) has unreadable, saying why." : "") The table prints nothing then, \
                 not even its header (at a terminal, a line on stderr says so).
 
                 Examples:

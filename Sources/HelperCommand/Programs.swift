@@ -9,7 +9,8 @@ public enum Programs {
         case sqliteFile
         /// The desktop keyring, through the Secret Service.
         case desktopKeyring
-        /// pass's password store.
+        /// pass's password store, whose entries a team may share through git (erase-all
+        /// leaves the shared ones, list may show unreadable ones).
         case passwordStore
     }
 
@@ -42,6 +43,9 @@ public enum Programs {
 
     /// The short names of the helpers that keep credentials in `place`, in the table's order.
     public static func helpers(keeping place: Place) -> [String] { all.filter { $0.keeps.contains(place) }.compactMap(\.helperName) }
+
+    /// Whether helper `name` keeps credentials in `place`.
+    public static func helper(_ name: String, keeps place: Place) -> Bool { helper(name)?.keeps.contains(place) == true }
 
     /// The short name of the helper that keeps credentials in `place` alone (import --from it).
     public static func helper(keepingOnly place: Place) -> String? { all.first { $0.keeps == [place] }?.helperName }
