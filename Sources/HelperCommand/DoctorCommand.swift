@@ -102,17 +102,17 @@ enum Doctor {
     /// the program git runs for each of ours.
     static func configuration(_ name: String, arguments: [String]) -> [HealthCheck] {
         let subject = "git config"
-        guard let all = try? GitConfig(scope: nil, key: "credential.helper").scopedValues() else {
+        guard let lines = try? GitConfig.helperLines() else {
             return [HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")]
         }
-        let active = GitConfig.HelperLines.afterLastReset(all, value: \.value)
+        let active = lines.activeGeneral.map { (scope: $0.scope, value: $0.value) }
         let values = active.map(\.value)
         // Values as Trace.quoted writes them: a repository's configuration is outside data.
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
         let configure = configureLine(name, arguments: arguments, scope: "global")
         // git hands every credential to every helper it runs, ours or not.
         let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap { replaceable($0) }
-            + ((try? GitConfig.helpersForURLs()) ?? []).compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
+            + lines.forURLs.compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
             return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)] + others
         }

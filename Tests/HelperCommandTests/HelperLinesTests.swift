@@ -2,17 +2,22 @@ import Testing
 @testable import HelperCommand
 
 /// git's credential.helper lines as the one reader reads them (GitConfig.HelperLines):
-/// `git config -z --get-regexp` output in, the lines git runs out.
+/// `git config -z --show-scope --get-regexp` output in, the lines git runs out.
 @Suite("HelperLines: credential.helper lines, reset applied")
 struct HelperLinesTests {
-    static func output(_ entries: [(String, String)]) -> String { entries.map { "\($0.0)\n\($0.1)\0" }.joined() }
+    static func output(_ entries: [(String, String)], scope: String = "global") -> String { entries.map { "\(scope)\0\($0.0)\n\($0.1)\0" }.joined() }
+    static func lines(general: [String], forURLs: [String]) -> GitConfig.HelperLines {
+        GitConfig.HelperLines(parsing: output(general.map { ("credential.helper", $0) } + forURLs.map { ("credential.https://x.example.helper", $0) }))
+    }
 
     @Test func generalAndPerURLLines() {
         let lines = GitConfig.HelperLines(parsing: Self.output([
             ("credential.helper", "cache"), ("credential.https://example.com.helper", "pass"), ("Credential.Helper", "sqlite"),
         ]))
-        #expect(lines.general == ["cache", "sqlite"])
-        #expect(lines.forURLs == ["pass"])
+        #expect(lines.activeGeneral.map(\.value) == ["cache", "sqlite"])
+        #expect(lines.forURLs.map(\.value) == ["pass"])
+        #expect(lines.forURLs.map(\.key) == ["credential.https://example.com.helper"])
+        #expect(lines.entries.allSatisfy { $0.scope == "global" })
         #expect(lines.active == ["cache", "sqlite", "pass"])
     }
 
@@ -30,19 +35,25 @@ struct HelperLinesTests {
     }
 
     @Test func aResetLastLeavesNothing() {
-        #expect(GitConfig.HelperLines(general: ["cache", ""], forURLs: []).active == [])
-        #expect(GitConfig.HelperLines(general: [], forURLs: []).active == [])
+        #expect(Self.lines(general: ["cache", ""], forURLs: []).active == [])
+        #expect(Self.lines(general: [], forURLs: []).active == [])
+        #expect(GitConfig.HelperLines(parsing: "").active == [])
     }
 
     /// A value holding a line break stays one value (-z).
     @Test func aValueWithALineBreak() {
         let lines = GitConfig.HelperLines(parsing: Self.output([("credential.helper", "!f() {\n echo; }; f")]))
-        #expect(lines.general == ["!f() {\n echo; }; f"])
+        #expect(lines.active == ["!f() {\n echo; }; f"])
     }
 
+    /// Each line keeps the scope that sets it (doctor names it in its fix); a reset in
+    /// one scope stops the lines of the scopes git reads before it.
     @Test func scopedEntriesResetTheSameWay() {
-        let entries = [("global", "store"), ("local", ""), ("local", "sqlite")]
-        #expect(GitConfig.HelperLines.afterLastReset(entries, value: \.1).map(\.1) == ["sqlite"])
+        let lines = GitConfig.HelperLines(parsing: Self.output([("credential.helper", "store")], scope: "global")
+            + Self.output([("credential.helper", ""), ("credential.helper", "sqlite")], scope: "local"))
+        #expect(lines.activeGeneral.map(\.scope) == ["local"])
+        #expect(lines.active == ["sqlite"])
+        #expect(lines.all == ["store", "sqlite"])
     }
 }
 
