@@ -7,10 +7,15 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Two executables, each several programs chosen by the name it is run by (MultiCall): the
 # static PIE credential-helpers, and credential-helpers-libsecret for the programs that link
 # libsecret. Each name a hard link of its executable. Why, measured: docs/BUILD.md.
-STATIC_NAMES := git-credential-sqlite git-credential-pass basic-auth-header
-LIBSECRET_NAMES := git-credential-secretservice git-credential-keyring
-EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
+# Which program is a name of which executable: packaging/programs, the one list of them.
+PROGRAMS := packaging/programs
+programs-of = $(shell awk '!/^\#/ && $$2 == "$(1)" { print $$1 }' $(PROGRAMS))
+# credential-curl is listed there as a program of credential-helpers; while it is still
+# the script, it is installed from scripts/ and not linked.
 SCRIPTS := scripts/credential-curl
+STATIC_NAMES := $(filter-out $(notdir $(SCRIPTS)),$(call programs-of,credential-helpers))
+LIBSECRET_NAMES := $(filter-out $(notdir $(SCRIPTS)),$(call programs-of,credential-helpers-libsecret))
+EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
 COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -39,7 +44,7 @@ install-names = install -m 755 $(RELEASE_DIR)/$(firstword $(1)) $(BINDIR)/$(firs
 	$(call link,$(BINDIR)/$(firstword $(1)),$(BINDIR),$(wordlist 2,$(words $(1)),$(1)))
 # The release binaries are rebuilt when a source changes, not on every install: so that
 # `make install` after `make build` (as the install test does) runs no second SwiftPM.
-SOURCES := Package.swift $(shell find Sources -type f)
+SOURCES := Package.swift $(PROGRAMS) $(shell find Sources -type f)
 
 .PHONY: all build names install uninstall deb test-deb dist test docs stress bench fuzz fuzz-merge deps-build deps-test clean
 

@@ -88,6 +88,8 @@ let package = Package(
             dependencies: ["SQLiteStore", "CredentialCrypto", "CSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "SecretServiceStoreTests", dependencies: ["SecretServiceStore", "CSecretService", .product(name: "Crypto", package: "swift-crypto")]),
+        // Unit tests, no process: the shared rules of the helpers' commands.
+        .testTarget(name: "HelperCommandTests", dependencies: ["HelperCommand", "SQLiteCommands", "CredentialCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
     ]
 )

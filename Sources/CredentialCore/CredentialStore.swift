@@ -1,6 +1,7 @@
-/// What a backend provides. Backends only find, replace and remove; the protocol's
-/// rules (which requests count, expiry, ephemeral, capabilities) live in `HelperActions`,
-/// and the matching rule in `Credential.isMatched(by:for:)`, which backends call.
+/// What a backend provides for git's get, store and erase. Backends only find, replace
+/// and remove; the protocol's rules (which requests count, expiry, ephemeral, capabilities)
+/// live in `HelperActions`, and the matching rule in `Credential.isMatched(by:for:)`, which
+/// backends call. The management commands need more of a store: `ManagedStore`.
 public protocol CredentialStore {
     /// Every stored item the request matches, most recently stored first.
     func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential]
@@ -12,6 +13,14 @@ public protocol CredentialStore {
     func replace(with credentials: [Credential], progress: Progress?) throws
     /// Deletes every item the request matches for erase; returns how many.
     @discardableResult func remove(matching request: Credential) throws -> Int
+    /// Where `get` looks, in order: it stops at the first that answers whole, so a later
+    /// one is opened (or unlocked, or asks for a passphrase) only when the earlier ones
+    /// cannot answer. One source, the whole store, unless a store says otherwise.
+    var lookupSources: [LookupSource] { get }
+}
+
+/// What list, erase HOST, erase-all, export, import and completion need of a store besides.
+public protocol ManagedStore: CredentialStore {
     /// Every stored item without its secrets, and the backend that holds it. Works on
     /// items that are locked.
     func list() throws -> [StoredItem]
@@ -32,10 +41,6 @@ public protocol CredentialStore {
     func sharedItems() throws -> [StoredItem]
     /// Deletes every item but, unless `includingShared`, the `sharedItems`; returns how many.
     @discardableResult func removeAll(includingShared: Bool) throws -> Int
-    /// Where `get` looks, in order: it stops at the first that answers whole, so a later
-    /// one is opened (or unlocked, or asks for a passphrase) only when the earlier ones
-    /// cannot answer. One source, the whole store, unless a store says otherwise.
-    var lookupSources: [LookupSource] { get }
 }
 
 /// One place `get` looks: a store, or one backend of a store of several.
@@ -71,17 +76,19 @@ extension CredentialStore {
         [LookupSource(name: "the store") { try items(matching: $0, for: .lookup) }]
     }
 
-    public func list(host: String) throws -> [StoredItem] { try list() }
-    public func sharedItems() throws -> [StoredItem] { [] }
-    @discardableResult public func removeAll(includingShared: Bool) throws -> Int { try removeAll() }
-    public func allWhereReplaceWrites() throws -> [Credential] { try all() }
-
     public func newestItem(storedLike credential: Credential) throws -> Credential? {
         try items(matching: Credential(protocol: credential.protocol, host: credential.host, path: credential.path), for: .lookup).first
     }
 
     public func replace(with credential: Credential) throws { try replace(with: [credential], progress: nil) }
     public func replace(with credentials: [Credential]) throws { try replace(with: credentials, progress: nil) }
+}
+
+extension ManagedStore {
+    public func list(host: String) throws -> [StoredItem] { try list() }
+    public func sharedItems() throws -> [StoredItem] { [] }
+    @discardableResult public func removeAll(includingShared: Bool) throws -> Int { try removeAll() }
+    public func allWhereReplaceWrites() throws -> [Credential] { try all() }
 }
 
 /// get, store and erase as the protocol defines them, on any store. Each opens the

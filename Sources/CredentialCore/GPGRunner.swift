@@ -5,8 +5,30 @@
 /// gigabytes, and gpg goes on unpacking after its own --max-output and after a broken pipe),
 /// or when it has not finished in `timeout` seconds.
 public enum GPGRunner {
-    /// gpg2 when there is one, else gpg: as pass chooses.
-    public static var program: String? { Subprocess.which("gpg2") ?? Subprocess.which("gpg") }
+    /// Which gpg runs: `path` when the caller has one (import's GCM_GPG_PATH, as Git
+    /// Credential Manager finds gpg), else gpg2 when there is one, else gpg: as pass
+    /// chooses. The one place that decides, for pass, doctor and import alike.
+    public static func program(path: String? = nil) -> String? {
+        if let path, !path.isEmpty { return path }
+        return Subprocess.which("gpg2") ?? Subprocess.which("gpg")
+    }
+
+    /// pass's own options for gpg, PASSWORD_STORE_GPG_OPTS split into words as pass's
+    /// shell splits the unquoted variable (a --homedir there is where the keys are).
+    public static func passOptions(_ variable: String?) -> [String] {
+        (variable ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    }
+
+    /// Without a person at a pinentry (PromptPlace.pinentryReachable), gpg-agent must
+    /// fail at once rather than wait for one.
+    public static func pinentryOptions(someoneToAsk: Bool) -> [String] { someoneToAsk ? [] : ["--pinentry-mode", "error"] }
+
+    /// The variables gpg needs to reach the person: GPG_TTY naming the terminal a curses
+    /// pinentry opens (PromptPlace.pinentryTerminal). For the child only.
+    public static func pinentryEnvironment(someoneToAsk: Bool) -> [String: String] {
+        guard someoneToAsk, let tty = PromptPlace.here.pinentryTerminal else { return [:] }
+        return ["GPG_TTY": tty]
+    }
 
     public static func run(_ program: String, _ arguments: [String], input: [UInt8] = [], limit: Int, timeout: Double,
                            environment: [String: String] = [:]) -> Subprocess.Result? {

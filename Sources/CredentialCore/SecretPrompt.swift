@@ -30,19 +30,6 @@ public enum SecretPrompt {
     /// Whether `ask` could reach anyone.
     public static var canAsk: Bool { allowed && (askpassProgram != nil || terminalAvailable) }
 
-    /// git's GIT_TERMINAL_PROMPT: a false value (0, false, no, off, empty) forbids the
-    /// terminal, and git then never opens it (a script or CI job that set it would
-    /// otherwise hang on /dev/tty); askpass stays allowed, as in git. A value git would
-    /// reject as no boolean counts as false: when in doubt, do not block on a terminal.
-    public static var terminalAllowed: Bool {
-        // getenv itself: set but empty is false for git, unlike an unset variable.
-        guard let raw = getenv("GIT_TERMINAL_PROMPT") else { return true }
-        let word = String(cString: raw).lowercased()
-        if ["true", "yes", "on"].contains(word) { return true }
-        if let number = Int(word) { return number != 0 }
-        return false
-    }
-
     /// The answer, or `nil` when there is no askpass program and no terminal.
     public static func ask(_ prompt: String) throws -> [UInt8]? {
         guard allowed else { return nil }
@@ -54,13 +41,8 @@ public enum SecretPrompt {
         SystemIO.environment("GIT_ASKPASS") ?? SystemIO.environment("SSH_ASKPASS")
     }
 
-    public static var terminalAvailable: Bool {
-        guard terminalAllowed else { return false }
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        if fd < 0 { return false }
-        close(fd)
-        return true
-    }
+    /// Whether the terminal may be asked and there is one (PromptPlace's rule).
+    public static var terminalAvailable: Bool { PromptPlace.here.terminal }
 
     static func trimmingNewline(_ bytes: [UInt8]) -> [UInt8] {
         var result = bytes
@@ -91,7 +73,7 @@ public enum SecretPrompt {
 
     /// Reads one line from /dev/tty, with echo off unless `echo`; `nil` when there is no terminal.
     static func askTerminal(_ prompt: String, echo: Bool = false) -> [UInt8]? {
-        guard terminalAllowed else { return nil }
+        guard PromptPlace.here.terminalAllowed else { return nil }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }

@@ -100,29 +100,29 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
     static func strandedStore(of value: String, settings: Options.Settings, arguments: [String]) throws -> String? {
         let name = Options.Settings.helperName
         let line = HelperLine(parsing: value)
-        guard !Options.Settings.storeVariables.isEmpty,
-              let other = ["sqlite", "keyring", "secretservice"].first(where: { line.runs($0) }) else { return nil }
-        let own = try settings.explicitStoreArguments().map(ShellWord.quoted)
+        // Where each line's helper keeps credentials (Programs): a SQLite store and the desktop keyring are what can be stranded.
+        guard !Options.Settings.storeOptionNames.isEmpty, let own = Programs.helper(name)?.keeps,
+              let other = Programs.all.first(where: { $0.helperName.map(line.runs) == true && !$0.keeps.contains(.passwordStore) })?.keeps
+        else { return nil }
+        let ownArguments = try settings.explicitStoreArguments().map(ShellWord.quoted)
         var stores: [String] = []
         var commands: [String] = []
-        if other != "secretservice", let previous = Options.Settings(gitArguments: line.arguments[...]),
-           previous.storeArguments != Options.Settings(gitArguments: arguments[...])?.storeArguments {
-            let theirs = try previous.explicitStoreArguments()
+        if other.contains(.sqliteFile), let previous = Options.Settings(gitArguments: line.arguments[...]),
+           previous.storeArguments != Options.Settings(gitArguments: arguments[...])?.storeArguments,
+           let sqlite = Programs.helper(keepingOnly: .sqliteFile) {
+            let theirs = try previous.storeInUse()
             stores.append(previous.storeArguments.isEmpty ? "the default SQLite store" : ShellWord.command(previous.storeArguments))
-            if name == "sqlite" {
+            if own == [.sqliteFile] {
                 let program = HelperLine.invocation(name)
-                commands.append(([program, "export"] + theirs.map(ShellWord.quoted) + ["--plaintext", "--format", "protocol", "|", program, "import"] + own + ["/dev/stdin"]).joined(separator: " "))
+                commands.append(([program, "export"] + OptionPairs.words(theirs).map(ShellWord.quoted) + ["--plaintext", "--format", "protocol", "|", program, "import"] + ownArguments + ["/dev/stdin"]).joined(separator: " "))
             } else {
-                var variables: [String] = []
-                for index in stride(from: 0, to: theirs.count - 1, by: 2) {
-                    if let variable = Options.Settings.storeVariables[theirs[index]] { variables.append(variable + "=" + ShellWord.quoted(theirs[index + 1])) }
-                }
-                commands.append((variables + [HelperLine.invocation(name), "import", "--from", "sqlite"] + own).joined(separator: " "))
+                let variables = theirs.compactMap { option in option.value.map { option.variable + "=" + ShellWord.quoted($0) } }
+                commands.append((variables + [HelperLine.invocation(name), "import", "--from", sqlite] + ownArguments).joined(separator: " "))
             }
         }
-        if other != "sqlite" && name == "sqlite" {
+        if other.contains(.desktopKeyring) && !own.contains(.desktopKeyring), let keyring = Programs.helper(keepingOnly: .desktopKeyring) {
             stores.append("the desktop keyring")
-            commands.append(([HelperLine.invocation(name), "import", "--from", "secretservice"] + own).joined(separator: " "))
+            commands.append(([HelperLine.invocation(name), "import", "--from", keyring] + ownArguments).joined(separator: " "))
         }
         guard !stores.isEmpty else { return nil }
         return Trace.printable("note: this line does not read the credentials that \(Trace.quoted(value)) keeps in \(stores.joined(separator: " and ")); to copy them over: \(commands.joined(separator: "; "))")

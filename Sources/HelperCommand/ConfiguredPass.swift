@@ -7,11 +7,10 @@ public enum ConfiguredPass {
     /// Where git asks pass, relative to helper `name`'s line: "before" or "after" it, or
     /// "too" (no line of `name`); nil when no line runs pass or git cannot say.
     public static func order(relativeTo name: String) -> String? {
-        guard name != "pass", let (values, forURLs) = try? GitConfig.helperValues() else { return nil }
-        // After the last reset line, as git reads them; lines for one URL count too.
-        let active = Array(values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]) + forURLs
-        let lines = active.map(HelperLine.init(parsing:))
-        guard let pass = lines.firstIndex(where: { $0.runs("pass") }) else { return nil }
+        guard let passName = Programs.helper(keepingOnly: .passwordStore), name != passName,
+              let configured = try? GitConfig.helperLines() else { return nil }
+        let lines = configured.active.map(HelperLine.init(parsing:))
+        guard let pass = lines.firstIndex(where: { $0.runs(passName) }) else { return nil }
         guard let own = lines.firstIndex(where: { $0.runs(name) }) else { return "too" }
         return pass < own ? "before" : "after"
     }

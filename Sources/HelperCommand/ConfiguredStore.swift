@@ -20,12 +20,10 @@ extension StoreSettings {
         let nameIt = "name the store: \(Self.storeOptionNames.joined(separator: ", "))"
         // Not knowing which store git uses is no reason to take the default one: erase-all
         // or import --remove-source there would act on a store git never reads.
-        let values: [String], forURLs: [String]
-        do { (values, forURLs) = try GitConfig.helperValues() } catch let error as HelperError {
+        let active: [String]
+        do { active = try GitConfig.helperLines().active } catch let error as HelperError {
             throw HelperError(.failure, "cannot tell which store git uses: \(error.message)", fix: nameIt)
         }
-        // Lines for one URL only (credential.<url>.helper) count as much: git uses them there.
-        let active = Array(values.lastIndex(of: "").map { values[($0 + 1)...] } ?? values[...]) + forURLs
         // A line that runs this helper some other way (`!git credential-sqlite --db X`, a
         // shell function) may name any store.
         let program = "credential-" + name
@@ -45,9 +43,7 @@ extension StoreSettings {
         }
         guard !store.isEmpty else { return self }
         var following = self
-        for index in stride(from: 0, to: store.count - 1, by: 2) {
-            if let (option, _) = Self.option(store[index]) { _ = following.set(option: option, to: store[index + 1]) }
-        }
+        OptionPairs.read(store[...], strict: false) { following.set(option: $0, to: $1) }
         // The line may spell out the store this command finds anyway (configure writes one
         // that only this environment names): that is no other store, and worth no note.
         if (try? following.explicitStoreArguments()) == (try? explicitStoreArguments()) { return self }

@@ -5,7 +5,7 @@ import CredentialCore
 import Glibc
 #endif
 
-public struct DoctorCommand<Options: StoreOptions>: ParsableCommand {
+public struct DoctorCommand<Options: StoreOptions>: ParsableCommand where Options.Settings: DiagnosableSettings {
     public init() {}
     public static var configuration: CommandConfiguration {
         let name = Options.Settings.helperName
@@ -102,17 +102,17 @@ enum Doctor {
     /// the program git runs for each of ours.
     static func configuration(_ name: String, arguments: [String]) -> [HealthCheck] {
         let subject = "git config"
-        guard let all = try? GitConfig(scope: nil, key: "credential.helper").scopedValues() else {
+        guard let lines = try? GitConfig.helperLines() else {
             return [HealthCheck(.fail, subject, "git config cannot be read", fix: "run git config --list to see what is wrong")]
         }
-        let active = Array(all.lastIndex { $0.value.isEmpty }.map { all[($0 + 1)...] } ?? all[...])
+        let active = lines.activeGeneral.map { (scope: $0.scope, value: $0.value) }
         let values = active.map(\.value)
         // Values as Trace.quoted writes them: a repository's configuration is outside data.
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
         let configure = configureLine(name, arguments: arguments, scope: "global")
         // git hands every credential to every helper it runs, ours or not.
         let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap { replaceable($0) }
-            + ((try? GitConfig.helpersForURLs()) ?? []).compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
+            + lines.forURLs.compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
             return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)] + others
         }
@@ -227,7 +227,7 @@ enum Doctor {
 
     /// Store, read back and erase a throwaway credential, as git would, in a throwaway
     /// store: a store that does not exist yet must not be created by doctor.
-    static func roundTrip(_ settings: some StoreSettings) -> HealthCheck {
+    static func roundTrip(_ settings: some DiagnosableSettings) -> HealthCheck {
         if let blocker = settings.roundTripBlocker { return HealthCheck(.warn, "round trip", "not tried: \(blocker)") }
         do {
             return try TemporaryDirectory.with(prefix: "git-credential-doctor") { roundTrip(in: settings.throwaway(in: $0)) }

@@ -24,7 +24,7 @@ public struct EraseAllCommand<Options: StoreOptions>: ParsableCommand {
                              visibility: Self.sharing ? .default : .private))
     var shared = false
     /// Only a password store holds what others hold too.
-    static var sharing: Bool { Options.Settings.helperName == "pass" }
+    static var sharing: Bool { Programs.helper(Options.Settings.helperName, keeps: .passwordStore) }
 
     public func run() throws {
         guard let store = try options.managedSettings().openExisting() else {

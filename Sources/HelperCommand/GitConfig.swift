@@ -2,7 +2,7 @@ import CredentialCore
 
 /// git's configuration, read and written by running git itself: it knows where each
 /// scope's file is, how to quote, and how to write atomically.
-struct GitConfig {
+public struct GitConfig {
     /// `--global`, `--system` or `--local`; `nil` for what git uses (every scope, in order).
     let scope: String?
     /// `credential.helper`, or `credential.<url>.helper` for one URL.
@@ -18,45 +18,61 @@ struct GitConfig {
         return result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// The key's values, in order, each with the scope that sets it (`system`, `global`,
-    /// `local`, `worktree`, `command`).
-    func scopedValues() throws -> [(scope: String, value: String)] {
-        let result = try Self.git(["config", "-z", "--show-scope"] + (scope.map { [$0] } ?? []) + ["--get-all", key])
-        if result.status == 1 { return [] }
-        try Self.check(result, doing: "read \(key)")
-        // Each value is its scope, NUL, the value, NUL.
-        let fields = result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
-        return stride(from: 0, to: fields.count - 1, by: 2).map { (fields[$0], fields[$0 + 1]) }
+    /// The credential.helper lines of git's configuration, from one run of git (a
+    /// management command and each TAB pays for it): the one reader of them.
+    public struct HelperLines: Equatable, Sendable {
+        /// One line: the scope that sets it (`system`, `global`, `local`, `worktree`,
+        /// `command`), its key (`credential.helper`, `credential.<url>.helper`), its value.
+        public struct Entry: Equatable, Sendable {
+            public var scope: String
+            public var key: String
+            public var value: String
+            /// `credential.helper` itself, not one for a URL.
+            public var isGeneral: Bool { key.lowercased() == "credential.helper" }
+        }
+
+        /// Every line, in git's order.
+        public var entries: [Entry]
+
+        /// The `credential.helper` lines git runs, with their scopes: those after the last
+        /// reset line (an empty value).
+        public var activeGeneral: [Entry] { Self.afterLastReset(entries.filter(\.isGeneral), value: \.value) }
+
+        /// The `credential.<url>.helper` lines, with their scopes.
+        public var forURLs: [Entry] { entries.filter { !$0.isGeneral } }
+
+        /// The lines git runs: the general ones after the last reset line, then those for
+        /// one URL (they count as much: git uses them there).
+        public var active: [String] { (activeGeneral + forURLs).map(\.value) }
+
+        /// Every line that runs something, those a reset stops too.
+        public var all: [String] { entries.map(\.value).filter { !$0.isEmpty } }
+
+        /// `values` after the last empty one: git's reset of the helper list.
+        static func afterLastReset<Line>(_ values: [Line], value: (Line) -> String) -> [Line] {
+            Array(values.lastIndex { value($0).isEmpty }.map { values[($0 + 1)...] } ?? values[...])
+        }
+
+        /// git config -z --show-scope --get-regexp's output: each line its scope, NUL,
+        /// the key, a newline, the value, NUL (a value may hold a newline).
+        init(parsing output: String) {
+            let fields = output.split(separator: "\0", omittingEmptySubsequences: false).dropLast()
+            entries = stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
+                let entry = fields[fields.startIndex + index + 1]
+                guard let newline = entry.firstIndex(of: "\n") else { return nil }
+                return Entry(scope: String(fields[fields.startIndex + index]), key: String(entry[..<newline]),
+                             value: String(entry[entry.index(after: newline)...]))
+            }
+        }
+
+        init(entries: [Entry]) { self.entries = entries }
     }
 
-    /// Every `credential.helper` value and every `credential.<url>.helper` value, in
-    /// order, from one run of git (a management command and each TAB pays for it).
-    static func helperValues() throws -> (general: [String], forURLs: [String]) {
-        let result = try git(["config", "-z", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
-        if result.status == 1 { return ([], []) }
+    public static func helperLines() throws -> HelperLines {
+        let result = try git(["config", "-z", "--show-scope", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
+        if result.status == 1 { return HelperLines(entries: []) }
         try check(result, doing: "read credential.helper")
-        var general: [String] = [], forURLs: [String] = []
-        // Each entry is the key, a newline, the value, NUL.
-        for entry in result.outputText.split(separator: "\0") {
-            guard let newline = entry.firstIndex(of: "\n") else { continue }
-            let value = String(entry[entry.index(after: newline)...])
-            if entry[..<newline].lowercased() == "credential.helper" { general.append(value) } else { forURLs.append(value) }
-        }
-        return (general, forURLs)
-    }
-
-    /// Every `credential.<url>.helper` value, with its scope and the key that holds it.
-    static func helpersForURLs() throws -> [(scope: String, key: String, value: String)] {
-        let result = try git(["config", "-z", "--show-scope", "--get-regexp", #"^credential\..+\.helper$"#])
-        if result.status == 1 { return [] }
-        try check(result, doing: "read credential.<url>.helper")
-        // Each entry is its scope, NUL, the key, a newline, the value, NUL.
-        let fields = result.outputText.split(separator: "\0", omittingEmptySubsequences: false).dropLast()
-        return stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-            let entry = fields[fields.startIndex + index + 1]
-            guard let newline = entry.firstIndex(of: "\n") else { return nil }
-            return (String(fields[fields.startIndex + index]), String(entry[..<newline]), String(entry[entry.index(after: newline)...]))
-        }
+        return HelperLines(parsing: result.outputText)
     }
 
     /// Sets the key's values in this scope to `values`, in order.

@@ -22,7 +22,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
                 --format json prints an array of objects with protocol, host, port, path, \
                 username, password_expiry_utc (seconds since 1970, or null), expires (ISO \
                 8601) and backend; [] when nothing is stored. A value that is no UTF-8 (U+FFFD \
-                there) has its bytes in NAME_hex.\(name == "pass" ? " An entry that cannot be read (a broken one a sync brought) has unreadable, saying why." : "") The table prints nothing then, \
+                there) has its bytes in NAME_hex.\(Programs.helper(name, keeps: .passwordStore) ? " An entry that cannot be read (a broken one a sync brought) has unreadable, saying why." : "") The table prints nothing then, \
                 not even its header (at a terminal, a line on stderr says so).
 
                 Examples:
@@ -109,16 +109,7 @@ enum StoredHosts<Options: StoreOptions> {
     static func hosts(words: [String]) -> [String] {
         SecretPrompt.allowed = false
         Subprocess.exit(afterSeconds: completionSeconds)
-        var settings = Options.Settings()
-        var remaining = words.dropFirst()[...]
-        while let word = remaining.popFirst() {
-            guard let (name, inline) = Options.Settings.option(word) else { continue }
-            if let inline {
-                _ = settings.set(option: name, to: inline)
-            } else if let value = remaining.first, settings.set(option: name, to: value) {
-                remaining.removeFirst()
-            }
-        }
+        let settings = Options.Settings(readingLeniently: words.dropFirst())
         // The store erase and list would use, without their note: completion prints only words.
         let items = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.list()) ?? []
         return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()

@@ -6,70 +6,46 @@ import Glibc
 #endif
 
 /// A helper's settings as plain values: how to open its store. Read by the argument
-/// parser for people, and without it for git's own calls (see `HelperRunner`).
+/// parser for people, and without it for git's own calls (see `HelperRunner`). What names
+/// the store is data (`storeOptions`); what follows from it is derived once (StoreOption.swift).
 public protocol StoreSettings {
     /// The helper's name for git config: `credential.helper=NAME` runs git-credential-NAME.
     static var helperName: String { get }
     init()
     /// The store to read or erase from; `nil` when none exists (nothing is created).
-    func openExisting() throws -> CredentialStore?
+    func openExisting() throws -> ManagedStore?
     /// The store to write to, created on first use.
-    func openOrCreate() throws -> CredentialStore
+    func openOrCreate() throws -> ManagedStore
     /// Sets the option of that long name; false for any it does not know.
     mutating func set(option name: String, to value: String) -> Bool
-    /// The backend's own checks for `doctor` (service, files, modes, lock state).
-    func diagnose() -> [HealthCheck]
     /// The options given, as configure writes them into the helper line (paths absolute);
     /// throws for one that means nothing there.
     func helperArguments() throws -> [String]
+    /// The options that name the store, each with its value as given (`~` expanded) or
+    /// `nil`; none for a backend of one store (the Secret Service, pass).
+    var storeOptions: [StoreOption] { get }
+    /// The same options with the values in use, whatever chose them (option, variable, default).
+    func storeInUse() throws -> [StoreOption]
+}
+
+extension StoreSettings {
+    public var storeOptions: [StoreOption] { [] }
+    public func storeInUse() throws -> [StoreOption] { [] }
+}
+
+/// What `doctor` needs besides: management, not the protocol git calls.
+public protocol DiagnosableSettings: StoreSettings {
+    /// The backend's own checks for `doctor` (service, files, modes, lock state).
+    func diagnose() -> [HealthCheck]
     /// The same backend with its files in `directory`: doctor's round trip there creates
     /// and changes nothing of the user's (a backend without files is itself).
     func throwaway(in directory: String) -> Self
     /// Why doctor's round trip cannot be tried (a check before it failed already), if so.
     var roundTripBlocker: String? { get }
-    /// Whether an option or the environment chose the store (always, for a backend with
-    /// one store): management commands otherwise use the store git's configuration names.
-    var storeIsNamed: Bool { get }
-    /// The options that name the store, as given (`--db PATH`, pairs of words); none for the default.
-    var storeArguments: [String] { get }
-    /// Those options' names, for a message that asks for them.
-    static var storeOptionNames: [String] { get }
-    /// The variable that names the same as each store option (`--db`: GIT_CREDENTIAL_SQLITE_DB),
-    /// for a command whose helper it runs (import --from) must read another store.
-    static var storeVariables: [String: String] { get }
-    /// The store options that name the store in use, whatever chose it.
-    func explicitStoreArguments() throws -> [String]
 }
 
-extension StoreSettings {
+extension DiagnosableSettings {
     public var roundTripBlocker: String? { nil }
-    public var storeIsNamed: Bool { true }
-    public var storeArguments: [String] { [] }
-    public static var storeOptionNames: [String] { [] }
-    public static var storeVariables: [String: String] { [:] }
-    public func explicitStoreArguments() throws -> [String] { [] }
-
-    /// The options of git's call (`--name value` or `--name=value`), read without the
-    /// argument parser; `nil` when they are anything else.
-    init?(gitArguments: ArraySlice<String>) {
-        self.init()
-        var remaining = gitArguments
-        while let argument = remaining.popFirst() {
-            guard let (name, inline) = Self.option(argument) else { return nil }
-            let value = inline ?? remaining.popFirst()
-            // An empty value or one that looks like an option is a mistake for the full
-            // parser to report, never a path to use.
-            guard let value, !value.isEmpty, !value.hasPrefix("-"), set(option: name, to: value) else { return nil }
-        }
-    }
-
-    /// `--name=value` as (name, value), `--name` as (name, nil); `nil` for anything else.
-    public static func option(_ argument: String) -> (name: String, value: String?)? {
-        guard argument.hasPrefix("--") else { return nil }
-        let option = argument.dropFirst(2)
-        guard let equals = option.firstIndex(of: "=") else { return (String(option), nil) }
-        return (String(option[..<equals]), String(option[option.index(after: equals)...]))
-    }
 }
 
 /// The argument-parser face of a helper's settings.

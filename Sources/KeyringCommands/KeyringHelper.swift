@@ -50,7 +50,7 @@ public struct KeyringHelper: HelperRoot {
 }
 
 /// The SQLite store's settings; the keyring needs none.
-public struct KeyringSettings: StoreSettings {
+public struct KeyringSettings: DiagnosableSettings {
     public static let helperName = "keyring"
     var sqlite = SQLiteSettings()
 
@@ -66,15 +66,13 @@ public struct KeyringSettings: StoreSettings {
 
     func open() throws -> KeyringStore { KeyringStore(sqlite: try sqlite.location, passphrase: sqlite.passphrase) }
 
-    public func openExisting() throws -> CredentialStore? { try open() }
-    public func openOrCreate() throws -> CredentialStore { try open() }
+    public func openExisting() throws -> ManagedStore? { try open() }
+    public func openOrCreate() throws -> ManagedStore { try open() }
 
     public func helperArguments() throws -> [String] { try sqlite.helperArguments() }
-    public var storeIsNamed: Bool { sqlite.storeIsNamed }
-    public var storeArguments: [String] { sqlite.storeArguments }
-    public static var storeOptionNames: [String] { SQLiteSettings.storeOptionNames }
-    public static var storeVariables: [String: String] { SQLiteSettings.storeVariables }
-    public func explicitStoreArguments() throws -> [String] { try sqlite.explicitStoreArguments() }
+    /// The SQLite store's: the keyring is the session's one.
+    public var storeOptions: [StoreOption] { sqlite.storeOptions }
+    public func storeInUse() throws -> [StoreOption] { try sqlite.storeInUse() }
 
     /// The keyring itself (its round trip item is erased), and a new SQLite store, never
     /// locked, in `directory`: a locked store of the user's cannot keep the item from

@@ -38,7 +38,7 @@ struct WhichCommand: ParsableCommand {
         if let target, let request { lines.append("get \(target): " + Self.answer(to: request, in: store, someoneToAsk: someoneToAsk)) }
         let choice = store.choice()
         lines.append("store: \(choice.backend.rawValue): \(choice.reason)")
-        if let note = ConfiguredPass.note(for: "keyring") { lines.append("pass: " + note) }
+        if let note = ConfiguredPass.note(for: KeyringSettings.helperName) { lines.append("pass: " + note) }
         // Reasons may carry a service's own error text, values another program's: one
         // printable line each; a password typed into the URL is not echoed.
         SystemIO.writeAll(1, lines.map { Trace.redactingURLPasswords(Trace.printable($0)) + "\n" }.joined())

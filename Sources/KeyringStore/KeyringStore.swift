@@ -8,7 +8,7 @@ import SecretServiceStore
 /// environment variables). `get` answers from the keyring when it can, else from the
 /// SQLite store, so a credential stored over SSH is found later at the desktop; erase
 /// and list cover both. Never plaintext: both are encrypted.
-public final class KeyringStore: CredentialStore {
+public final class KeyringStore: ManagedStore {
     public enum Backend: String, Sendable { case secretservice, sqlite }
 
     let secretService: SecretServiceStore?

@@ -52,7 +52,7 @@ public struct PassHelper: HelperRoot {
 }
 
 /// pass's own store: PASSWORD_STORE_DIR says where, as it does for pass.
-public struct PassSettings: StoreSettings {
+public struct PassSettings: DiagnosableSettings {
     public static let helperName = "pass"
     /// Another store than pass's: doctor's throwaway one.
     var directory: String?
@@ -76,9 +76,9 @@ public struct PassSettings: StoreSettings {
         return PassDiagnosis.checks(directory: directory)
     }
 
-    public func openExisting() throws -> CredentialStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
+    public func openExisting() throws -> ManagedStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
     /// Doctor's throwaway store (`directory` set) checks no approved keys: its test secret is not one.
-    public func openOrCreate() throws -> CredentialStore {
+    public func openOrCreate() throws -> ManagedStore {
         try PassCredentialStore.openForWriting(directory: storeDirectory(), approving: directory == nil)
     }
 

@@ -8,7 +8,7 @@ import Glibc
 /// (see `PassEntry`), written and removed through pass itself, so that its git commits,
 /// `.gpg-id` recipients and PASSWORD_STORE_DIR behave as pass users expect. Entry names
 /// say where to look; what an entry holds decides, by the one matching rule.
-public final class PassCredentialStore: CredentialStore {
+public final class PassCredentialStore: ManagedStore {
     public let pass: PassProgram
     var directory: String { pass.directory }
     /// The keys a store may encrypt to; nil: any (a throwaway store of doctor's).
@@ -25,7 +25,7 @@ public final class PassCredentialStore: CredentialStore {
             Trace.note("no password store entries under \(Trace.quoted(directory + "/" + PassEntry.root))")
             return nil
         }
-        for program in ["pass", "gpg"] where Subprocess.which(program) == nil { throw PassProgram.missing(program) }
+        if let program = PassProgram.missingProgram { throw PassProgram.missing(program) }
         return PassCredentialStore(pass: PassProgram(directory: directory))
     }
 
@@ -34,7 +34,7 @@ public final class PassCredentialStore: CredentialStore {
     /// the keys it would encrypt to against those approved (`ApprovedKeys`), unless
     /// `approving` is false.
     public static func openForWriting(directory: String, approving: Bool = true) throws -> PassCredentialStore {
-        for program in ["pass", "gpg"] where Subprocess.which(program) == nil {
+        if let program = PassProgram.missingProgram {
             throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
         }
         guard try checkDirectory(directory) else {

@@ -5,8 +5,8 @@ import CredentialCore
 public enum PassDiagnosis {
     public static func checks(directory: String) -> [HealthCheck] {
         var checks: [HealthCheck] = []
-        for program in ["pass", "gpg"] {
-            guard let path = Subprocess.which(program) else {
+        for (program, found) in PassProgram.programs {
+            guard let path = found else {
                 return checks + [HealthCheck(.fail, program, "\(program) is not installed (or not on PATH)", fix: "sudo apt install pass gnupg")]
             }
             checks.append(HealthCheck(.ok, program, path))

@@ -19,24 +19,8 @@ public struct PassProgram: Sendable {
         return SystemIO.environment("HOME").map { $0 + "/.password-store" }
     }
 
-    /// Whether a person can answer gpg-agent's pinentry: a terminal pinentry can reach
-    /// (GPG_TTY, or a terminal on a standard descriptor to name in it) and that git's
-    /// GIT_TERMINAL_PROMPT does not forbid, or a display. Not while completing a word.
-    public static var personPresent: Bool {
-        guard SecretPrompt.allowed else { return false }
-        if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
-        return SecretPrompt.terminalAvailable && terminalName != nil
-    }
-
-    /// The terminal's name for gpg-agent's pinentry: GPG_TTY, else the terminal on
-    /// stderr, stdout or stdin (git gives a helper a pipe as stdin, and gpg asks only that).
-    static var terminalName: String? {
-        if let named = SystemIO.environment("GPG_TTY"), !named.isEmpty { return named }
-        for fd: Int32 in [2, 1, 0] where isatty(fd) == 1 {
-            if let name = ttyname(fd) { return String(cString: name) }
-        }
-        return nil
-    }
+    /// Whether a person can answer gpg-agent's pinentry (PromptPlace's rule).
+    public static var personPresent: Bool { PromptPlace.pinentryReachable }
 
     /// How long a call may take: a person at a pinentry needs a while; without one, gpg
     /// that has not finished in seconds is waiting for something that will not come.
@@ -47,11 +31,11 @@ public struct PassProgram: Sendable {
     /// `--batch`, so that gpg itself never asks on the terminal (an untrusted key); and
     /// without a person, no pinentry at all, so that gpg-agent fails at once instead.
     var environment: [String: String] {
-        var options = [SystemIO.environment("PASSWORD_STORE_GPG_OPTS") ?? "", "--batch", "--status-fd", "2"]
-        if !Self.personPresent { options += ["--pinentry-mode", "error"] }
-        var variables = ["PASSWORD_STORE_DIR": directory, "PASSWORD_STORE_GPG_OPTS": options.filter { !$0.isEmpty }.joined(separator: " ")]
-        if let tty = Self.terminalName, Self.personPresent { variables["GPG_TTY"] = tty }
-        return variables
+        let present = Self.personPresent
+        let options = GPGRunner.passOptions(SystemIO.environment("PASSWORD_STORE_GPG_OPTS")) + ["--batch", "--status-fd", "2"]
+            + GPGRunner.pinentryOptions(someoneToAsk: present)
+        return ["PASSWORD_STORE_DIR": directory, "PASSWORD_STORE_GPG_OPTS": options.joined(separator: " ")]
+            .merging(GPGRunner.pinentryEnvironment(someoneToAsk: present)) { $1 }
     }
 
     /// Runs `body` (a pass command that changes the store, or sync's merge) while no other
@@ -91,6 +75,13 @@ public struct PassProgram: Sendable {
         return result
     }
 
+    /// pass and the gpg it and get run (GPGRunner's choice: gpg2 when there is one), each
+    /// with where it is found, `nil` when it is not installed: the one check of them.
+    public static var programs: [(name: String, path: String?)] { [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program())] }
+
+    /// The first of `programs` that is not installed.
+    static var missingProgram: String? { programs.first { $0.path == nil }?.name }
+
     static func missing(_ program: String) -> HelperError {
         HelperError(.unavailable, "\(program) is not installed (or not on PATH)", fix: "install it: sudo apt install pass gnupg")
     }
@@ -116,7 +107,7 @@ public struct PassProgram: Sendable {
     /// no .gpg-id); writing and removing still go through pass.
     public func decrypt(_ ciphertext: [UInt8], of name: String) throws -> Decrypted {
         Trace.note("running gpg to decrypt \(Trace.quoted(name))")
-        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
+        guard let program = GPGRunner.program() else { throw Self.missing("gpg") }
         guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: gpgOptions + ["--compress-algo=none", "--no-encrypt-to"],
                                                           limit: Self.largestEntry, timeout: Self.timeoutSeconds, environment: environment) else {
             throw Self.missing(program)
@@ -135,13 +126,13 @@ public struct PassProgram: Sendable {
     /// pass's options for gpg (PASSWORD_STORE_GPG_OPTS: a --homedir or --keyring there is
     /// one pass uses) and ours.
     var gpgOptions: [String] {
-        environment["PASSWORD_STORE_GPG_OPTS", default: ""].split(separator: " ").map(String.init)
+        GPGRunner.passOptions(environment["PASSWORD_STORE_GPG_OPTS"])
     }
 
     /// gpg run as pass runs it: gpg2 when there is one, `command` first, then pass's
     /// options and ours, then `arguments`; bounded as every gpg run is (GPGRunner).
     func gpg(_ command: [String], _ arguments: [String], limit: Int = 1 << 20) throws -> Subprocess.Result {
-        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
+        guard let program = GPGRunner.program() else { throw Self.missing("gpg") }
         guard let result = GPGRunner.run(program, command + gpgOptions + arguments, limit: limit, timeout: Self.timeoutSeconds,
                                          environment: environment) else {
             throw Self.missing(program)

@@ -50,7 +50,7 @@ public struct SQLiteHelper: HelperRoot {
 }
 
 /// Where the SQLite store is and how to unlock it.
-public struct SQLiteSettings: StoreSettings {
+public struct SQLiteSettings: DiagnosableSettings {
     public static let helperName = "sqlite"
     enum Names {
         static let database = "db"
@@ -109,15 +109,7 @@ public struct SQLiteSettings: StoreSettings {
         }
     }
 
-    /// What named the store, if anything did: such a store that does not exist is a typo
-    /// or a store not made yet, never an empty one.
-    var namedBy: String? {
-        if database != nil { return "--db" }
-        if keyFile != nil { return "--key-file" }
-        return [StoreLocation.databaseVariable, StoreLocation.keyFileVariable].first { SystemIO.environment($0) != nil }
-    }
-
-    public func openExisting() throws -> CredentialStore? {
+    public func openExisting() throws -> ManagedStore? {
         let location = try location
         if let namedBy, !PrivateFiles.exists(location.database) {
             throw HelperError(.notFound, "there is no store at \(Trace.quoted(location.database)) (named by \(namedBy))",
@@ -125,7 +117,7 @@ public struct SQLiteSettings: StoreSettings {
         }
         return try SQLiteCredentialStore.openExisting(location, passphrase: passphrase)
     }
-    public func openOrCreate() throws -> CredentialStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
+    public func openOrCreate() throws -> ManagedStore { try SQLiteCredentialStore.openOrCreate(location, passphrase: passphrase) }
 
     /// --db and --key-file as given (absolute: `location` refuses any other), `~` expanded,
     /// and --grace-period in seconds when given. A path that only this environment chose
@@ -145,15 +137,17 @@ public struct SQLiteSettings: StoreSettings {
         return paths + (gracePeriod.map { ["--" + Names.gracePeriod, String($0.seconds)] } ?? [])
     }
 
-    public var storeIsNamed: Bool { namedBy != nil }
-    public var storeArguments: [String] {
-        [(Names.database, database), (Names.keyFile, keyFile)].flatMap { name, path in path.map { ["--" + name, expandingTilde($0)] } ?? [] }
+    /// --db and --key-file as given, `~` expanded: what names the store (StoreOption).
+    public var storeOptions: [StoreOption] {
+        [StoreOption(name: Names.database, variable: StoreLocation.databaseVariable, value: database.map(expandingTilde)),
+         StoreOption(name: Names.keyFile, variable: StoreLocation.keyFileVariable, value: keyFile.map(expandingTilde))]
     }
-    public static let storeOptionNames = ["--" + Names.database, "--" + Names.keyFile]
-    public static let storeVariables = ["--" + Names.database: StoreLocation.databaseVariable, "--" + Names.keyFile: StoreLocation.keyFileVariable]
-    public func explicitStoreArguments() throws -> [String] {
+
+    /// Both paths in use, whatever chose them.
+    public func storeInUse() throws -> [StoreOption] {
         let location = try location
-        return ["--" + Names.database, location.database, "--" + Names.keyFile, location.keyFile]
+        return [StoreOption(name: Names.database, variable: StoreLocation.databaseVariable, value: location.database),
+                StoreOption(name: Names.keyFile, variable: StoreLocation.keyFileVariable, value: location.keyFile)]
     }
 
     /// A new store with its own key file in `directory`, whatever the options say.
@@ -243,25 +237,12 @@ struct InitCommand: ParsableCommand {
     /// `credential.<url>.helper` values running sqlite or keyring, with their --db and
     /// --key-file): converting one store must not wipe a key file another still needs.
     static func configuredStores() -> [StoreLocation] {
-        // -z: each entry is the key, a line break, the value and a NUL; a value may hold a line break.
-        guard let result = Subprocess.run("git", ["config", "-z", "--get-regexp", #"^credential\..*helper$"#], input: []),
-              result.succeeded else { return [] }
-        return result.outputText.split(separator: "\0").compactMap { entry in
-            guard let newline = entry.firstIndex(of: "\n") else { return nil }
-            let line = HelperLine(parsing: String(entry[entry.index(after: newline)...]))
-            guard ["sqlite", "keyring"].contains(where: line.runs) else { return nil }
-            // Every option read that can be, none refused: a store left out here could lose its key file.
-            var settings = SQLiteSettings()
-            var remaining = line.arguments[...]
-            while let word = remaining.popFirst() {
-                guard let (name, inline) = SQLiteSettings.option(word) else { continue }
-                if let inline {
-                    _ = settings.set(option: name, to: inline)
-                } else if let value = remaining.first, settings.set(option: name, to: value) {
-                    remaining.removeFirst()
-                }
-            }
-            return try? settings.location
+        // Every line, those before a reset too: a line switched off today may be switched on again.
+        guard let lines = try? GitConfig.helperLines() else { return [] }
+        return lines.all.compactMap { value -> StoreLocation? in
+            let line = HelperLine(parsing: value)
+            guard Programs.helpers(keeping: .sqliteFile).contains(where: line.runs) else { return nil }
+            return try? SQLiteSettings(readingLeniently: line.arguments[...]).location
         }
     }
 }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// look-ups and one sealed record with every field; the file alone reveals no host,
 /// path, username, secret or expiry. Matching happens after decryption, with the one
 /// rule of CredentialCore.
-public final class SQLiteCredentialStore: CredentialStore {
+public final class SQLiteCredentialStore: ManagedStore {
     public let location: StoreLocation
     /// The settings in `database.meta` are those `key` was verified against: every
     /// transaction checks that the file still has them (`transaction`).

@@ -52,7 +52,7 @@ public struct SecretServiceHelper: HelperRoot {
 }
 
 /// The Secret Service needs no settings: the session bus says where it is.
-public struct SecretServiceSettings: StoreSettings {
+public struct SecretServiceSettings: DiagnosableSettings {
     public static let helperName = "secretservice"
     public init() {}
 
@@ -60,8 +60,8 @@ public struct SecretServiceSettings: StoreSettings {
 
     public func diagnose() -> [HealthCheck] { ServiceDiagnosis.checks() }
 
-    public func openExisting() throws -> CredentialStore? { try SecretServiceStore.connect() }
-    public func openOrCreate() throws -> CredentialStore { try SecretServiceStore.connect() }
+    public func openExisting() throws -> ManagedStore? { try SecretServiceStore.connect() }
+    public func openOrCreate() throws -> ManagedStore { try SecretServiceStore.connect() }
 
     public func helperArguments() throws -> [String] { [] }
     /// The keyring itself: doctor's round trip erases its item there.

@@ -12,7 +12,7 @@ import Glibc
 /// are kept (`ItemLayout.isGits`), and the one matching rule of CredentialCore decides among
 /// them, so a missing port is never a wildcard and an erase with a password never touches
 /// another user's item.
-public final class SecretServiceStore: CredentialStore {
+public final class SecretServiceStore: ManagedStore {
     let service: UnsafeMutablePointer<SecretService>
     let cancellable: UnsafeMutablePointer<GCancellable>
     let timeoutSeconds: UInt32
@@ -24,7 +24,7 @@ public final class SecretServiceStore: CredentialStore {
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
     public static var defaultTimeoutSeconds: UInt32 {
-        SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil ? 60 : 5
+        PromptPlace.here.desktop ? 60 : 5
     }
 
     /// Connects to the Secret Service on the session bus. Each call, this one included,

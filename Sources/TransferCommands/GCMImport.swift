@@ -195,7 +195,7 @@ enum GCMImport {
     /// it; an item with the same attributes and secret); so does one that only repeats an
     /// entry imported, holding the same. What was not imported stays. Returns a line for
     /// each thing kept.
-    static func remove(_ source: ImportSource, store: CredentialStore) throws -> [HelperError] {
+    static func remove(_ source: ImportSource, store: ManagedStore) throws -> [HelperError] {
         var kept: [HelperError] = []
         var items: [(number: Int, item: KeyringItemRecord)] = []
         var emptied: [(directory: String, top: String)] = []

@@ -13,35 +13,11 @@ import Glibc
 /// is killed when it runs out of time, so import never hangs on it.
 enum GPG {
     /// Which gpg, as GCM finds it (CredentialStore.GetGpgPath): GCM_GPG_PATH, else gpg2
-    /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency").
-    static var program: String? {
-        SystemIO.environment("GCM_GPG_PATH") ?? GPGRunner.program
-    }
+    /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency"): GPGRunner's rule.
+    static var program: String? { GPGRunner.program(path: SystemIO.environment("GCM_GPG_PATH")) }
 
     /// The most a file may decrypt to: a credential is a line of secret and two of names.
     static let limit = 64 << 10
-
-    /// Whether pinentry could reach someone: a graphical session, or the terminal gpg's
-    /// curses pinentry is told of (GPG_TTY, which this sets from the terminal we run on),
-    /// unless GIT_TERMINAL_PROMPT forbids the terminal, as it does for git's own prompts.
-    static func canAsk() -> Bool {
-        guard SecretPrompt.allowed else { return false }
-        if SystemIO.environment("DISPLAY") != nil || SystemIO.environment("WAYLAND_DISPLAY") != nil { return true }
-        guard SecretPrompt.terminalAllowed else { return false }
-        if SystemIO.environment("GPG_TTY") != nil { return true }
-        // As GCM's Gpg.PrepareEnvironment: over SSH, "use the SSH_TTY variable for our GPG_TTY".
-        if let ssh = SystemIO.environment("SSH_TTY") {
-            setenv("GPG_TTY", ssh, 1)
-            return true
-        }
-        for fd: Int32 in [0, 2, 1] where isatty(fd) == 1 {
-            if let name = ttyname(fd) {
-                setenv("GPG_TTY", name, 1)
-                return true
-            }
-        }
-        return false
-    }
 
     /// A file gpg cannot decrypt for a reason that is the file's, not the user's: it is
     /// no OpenPGP data, or it is encrypted to no key the user has.
@@ -55,10 +31,12 @@ enum GPG {
             throw HelperError(.failure, "cannot decrypt \(name): gpg is not installed (nor gpg2, nor GCM_GPG_PATH)",
                               fix: "install gnupg (apt install gnupg), then import again")
         }
-        let asks = canAsk()
+        // Whether pinentry could reach someone: PromptPlace's rule, as for pass.
+        let asks = PromptPlace.pinentryReachable
         let timeout: Double = asks ? 120 : 20
-        guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: asks ? [] : ["--pinentry-mode", "error"],
-                                                          limit: limit, timeout: timeout) else {
+        guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: GPGRunner.pinentryOptions(someoneToAsk: asks),
+                                                          limit: limit, timeout: timeout,
+                                                          environment: GPGRunner.pinentryEnvironment(someoneToAsk: asks)) else {
             throw HelperError(.failure, "cannot run \(program) to decrypt \(name)", fix: "check that gpg is installed and runs")
         }
         let message = GPGStatus(stderr: result.errors).messages.last ?? "exit status \(result.status)"

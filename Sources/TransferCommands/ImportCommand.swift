@@ -49,14 +49,15 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
                   git-credential-\(name) import
                   git-credential-\(name) import --remove-source ~/.git-credentials
                   git-credential-\(name) import ~/.netrc
-                  git-credential-\(name) import --from \(name == "sqlite" ? "secretservice" : "sqlite")
+                  git-credential-\(name) import --from \(Backend.helpers.first { $0 != name } ?? "sqlite")
                   git-credential-\(name) import backup.gitcred
                   git-credential-\(name) import --from gcm --remove-source
                 """)
     }
 
     @OptionGroup var options: Options
-    @Option(help: ArgumentHelp("Import from this backend's store: sqlite, secretservice, pass, or gcm (Git Credential Manager's stores).", valueName: "backend"))
+    @Option(help: ArgumentHelp("Import from this backend's store: \(Backend.helpers.joined(separator: ", ")), or gcm (Git Credential Manager's stores).",
+                               valueName: "backend"))
     var from: Backend?
     @Flag(help: "Wipe each plaintext source file once every credential in it reads back.")
     var removeSource = false
@@ -66,7 +67,21 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to import.", valueName: "file"), completion: .file())
     var files: [String] = []
 
-    enum Backend: String, ExpressibleByArgument, CaseIterable { case sqlite, secretservice, pass, gcm }
+    /// A backend to import from: each helper of the suite that keeps one store (Programs),
+    /// run for its export; or gcm, read here.
+    struct Backend: ExpressibleByArgument, Equatable {
+        let name: String
+        static var gcm: Backend { Backend(name: "gcm") }
+        /// The helpers, a SQLite store first, then the desktop keyring, then pass's store.
+        static var helpers: [String] { Programs.Place.allCases.compactMap(Programs.helper(keepingOnly:)) }
+        static var allValueStrings: [String] { helpers + [gcm.name] }
+        static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+        init(name: String) { self.name = name }
+        init?(argument: String) {
+            guard Self.allValueStrings.contains(argument) else { return nil }
+            name = argument
+        }
+    }
 
     public func run() throws {
         // Here, not in validate(): the argument parser validates before it reports an
@@ -106,7 +121,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
 
     func readSources() throws -> [ImportSource] {
         if from == .gcm { return try GCMImport.sources() }
-        if let from { return [try Sibling.export(from.rawValue)] }
+        if let from { return [try Sibling.export(from.name)] }
         let paths = files.isEmpty ? PlaintextFiles.existing : files
         if paths.isEmpty {
             throw HelperError(.usage, "nothing to import: no file given, and neither \(PlaintextFiles.all.joined(separator: " nor ")) exists",
@@ -136,7 +151,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
     /// secrets and all, and only the file that was read (see `SourceFile.wipe`). Each file
     /// kept gets its own line, the last one as the error, so that the exit status says
     /// that not everything asked for was done.
-    func removePlaintext(_ sources: [ImportSource], store: CredentialStore) throws {
+    func removePlaintext(_ sources: [ImportSource], store: ManagedStore) throws {
         var kept: [HelperError] = []
         var removed: [SourceFile] = []
         // Files named as themselves first: a link to one of them (~/.git-credentials to

@@ -3,7 +3,7 @@ import KeyringCommands
 import SecretServiceCommands
 
 // The programs linked to libsecret (and GLib), which a static PIE cannot load. A program
-// is one line here and its name in the Makefile's LIBSECRET_NAMES.
+// is one line here and its line in packaging/programs (ProgramTableTests checks the two agree).
 var programs = MultiCall()
 programs.run("git-credential-secretservice") { HelperRunner.main(SecretServiceHelper.self) }
 programs.run("git-credential-keyring") { HelperRunner.main(KeyringHelper.self) }

@@ -3,7 +3,7 @@ import PassCommands
 import SQLiteCommands
 
 // The programs of the static PIE: those that need no library of the desktop. A program
-// is one line here and its name in the Makefile's STATIC_NAMES.
+// is one line here and its line in packaging/programs (ProgramTableTests checks the two agree).
 var programs = MultiCall()
 programs.run("git-credential-sqlite") { HelperRunner.main(SQLiteHelper.self) }
 programs.run("git-credential-pass") { HelperRunner.main(PassHelper.self) }

@@ -403,7 +403,7 @@ struct HelperActionsTests {
 
 /// A store whose look-ups are several sources, like git-credential-keyring's (the
 /// keyring, then the SQLite store); it records which sources were consulted.
-final class SourcesStore: CredentialStore {
+final class SourcesStore: ManagedStore {
     enum Source {
         case store(InMemoryStore)
         case failing(HelperError)

@@ -2,7 +2,7 @@
 
 /// The smallest CredentialStore: a list, most recently stored first, using the shared
 /// matching rule. It tests the protocol layer (HelperActions), not a backend.
-final class InMemoryStore: CredentialStore {
+final class InMemoryStore: ManagedStore {
     private(set) var stored: [Credential] = []
     /// How often a helper action asked for the store.
     private(set) var opens = 0

@@ -13,7 +13,8 @@ import Testing
         completion = try ShellCompletion.ofSourceTree(in: sandbox)
     }
 
-    static let helpers = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass"]
+    /// Every credential helper (packaging/programs).
+    static let helpers = ProgramTable.helpers
 
     static var shellsAndHelpers: [(Shell, String)] { Shell.allCases.flatMap { shell in helpers.map { (shell, $0) } } }
 

@@ -510,4 +510,25 @@ import Glibc
         #expect(result.stderrLines.filter { !GCMImportTests.isNoKeyringLine($0) }.count == 1, "\(result)")
         #expect(try helper.run(["list"]).stdoutLines.count <= 1, "something was imported")
     }
+
+    /// The same with a GPG_TTY and an SSH_TTY inherited but no terminal to reach (setsid:
+    /// no controlling terminal, as from cron, systemd or a detached session): no one to
+    /// ask, by the one rule of PromptPlace. import's own copy of the rule took GPG_TTY
+    /// for a person at a terminal, so gpg-agent tried a pinentry there, and the fix said
+    /// to check gpg instead of where to run import.
+    @Test func anInheritedTerminalNameWithoutATerminalIsNoOneToAsk() throws {
+        defer { try? stopAgent() }
+        try makeKey(passphrase: "key-passphrase")
+        let path = try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
+        try stopAgent()
+        let result = try sandbox.run(Sandbox.which("setsid") ?? "/usr/bin/setsid", ["--wait", BuiltProducts.sqliteHelper, "import", "--from", "gcm"],
+                                     environment: ["GNUPGHOME": gnupg, "GPG_TTY": "/dev/pts/4242", "SSH_TTY": "/dev/pts/4242", "GIT_TERMINAL_PROMPT": "1"],
+                                     timeout: 150)
+        #expect(result.exitCode == 1, "\(result)")
+        let last = result.stderrLines.last ?? ""
+        #expect(last.hasPrefix("git-credential-sqlite: cannot decrypt \(path) with gpg: ")
+                && last.hasSuffix("Fix: run import at a terminal or in the desktop session, where gpg can ask for the key's passphrase (or set GPG_TTY), or unlock the key first (gpg --decrypt \(path) >/dev/null caches it)"),
+                "\(result)")
+        #expect(try helper.run(["list"]).stdoutLines.count <= 1, "something was imported")
+    }
 }

@@ -12,13 +12,14 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header"]
-    static let commands = executables + ["credential-curl"]
+    /// Every program of packaging/programs that is a name of an executable, and every program.
+    static let executables = ProgramTable.executableNames
+    static let commands = ProgramTable.names
     /// Linked with no shared library at all (Package.swift: staticPIE).
-    static let staticPIEs: Set<String> = ["git-credential-sqlite", "git-credential-pass", "basic-auth-header"]
+    static let staticPIEs = Set(ProgramTable.names(of: "credential-helpers"))
     /// The names of each executable (Makefile: STATIC_NAMES, LIBSECRET_NAMES), installed as
     /// hard links of one file.
-    static let executableNames = [["git-credential-sqlite", "git-credential-pass", "basic-auth-header"], ["git-credential-secretservice", "git-credential-keyring"]]
+    static let executableNames = [ProgramTable.names(of: "credential-helpers"), ProgramTable.names(of: "credential-helpers-libsecret")]
 
     /// Every file install puts under PREFIX, and its mode.
     static let tree: [String: Int] = {

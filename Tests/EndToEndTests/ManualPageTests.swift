@@ -10,8 +10,8 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let commands = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass",
-                           "basic-auth-header", "credential-curl"]
+    /// Every program (packaging/programs).
+    static let commands = ProgramTable.names
     static func page(_ command: String) -> String { SourceTree.root + "/man/\(command).1" }
 
     @Test func thereIsOnePagePerCommand() {

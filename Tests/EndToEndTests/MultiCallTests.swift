@@ -10,8 +10,9 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let staticNames = "git-credential-sqlite, git-credential-pass, basic-auth-header"
-    static let libsecretNames = "git-credential-secretservice, git-credential-keyring"
+    /// Each executable's names, as packaging/programs lists them.
+    static let staticNames = ProgramTable.names(of: "credential-helpers").joined(separator: ", ")
+    static let libsecretNames = ProgramTable.names(of: "credential-helpers-libsecret").joined(separator: ", ")
 
     /// The executable (by a name of it in the build), the name it is run by, the names the line lists.
     static let strangers: [(executable: String, name: String, names: String)] = [

@@ -624,6 +624,26 @@ import Testing
         #expect(result.stderrText.contains("has no .gpg-id for git/") && result.stderrText.contains("Fix: pass init -p git YOUR-GPG-KEY-ID"), "\(result)")
     }
 
+    /// doctor names the gpg that get runs (GPGRunner: gpg2 when there is one, as pass
+    /// chooses): on a system with gpg2 and no gpg, it said gpg was not installed while
+    /// every get and store worked.
+    @Test func doctorFindsTheGpgGetRuns() throws {
+        let store = try PasswordStore()
+        // Every program of /usr/bin but gpg, and gpg as gpg2, in a directory that counts.
+        let bin = try store.sandbox.ownDirectory() + "/gpg2-bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+        for program in try FileManager.default.contentsOfDirectory(atPath: "/usr/bin") where program != "gpg" && program != "gpg2" {
+            try FileManager.default.createSymbolicLink(atPath: bin + "/" + program, withDestinationPath: "/usr/bin/" + program)
+        }
+        try FileManager.default.copyItem(atPath: "/usr/bin/gpg", toPath: bin + "/gpg2")
+        let helper = PassHelperProcess(store: store, environment: ["PATH": bin])
+        let stored = try helper.store(alice)
+        #expect(stored.exitCode == 0, "\(stored)")
+        let doctor = try helper.invoke(["doctor"], input: [])
+        #expect(doctor.stdoutLines.contains("ok    gpg: \(bin)/gpg2"), "\(doctor)")
+        #expect(!doctor.stdoutText.contains("FAIL  gpg"), "\(doctor)")
+    }
+
     @Test func aMissingPassSaysHowToInstallIt() throws {
         let store = try PasswordStore()
         // Where a PATH directory counts (under /tmp it is skipped: anyone could put a pass there).
