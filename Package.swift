@@ -89,5 +89,8 @@ let package = Package(
         ),
         .testTarget(name: "SecretServiceStoreTests", dependencies: ["SecretServiceStore", "CSecretService", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
+        // Unit tests, no process: the logic of a backend's or a command's own target.
+        .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "CredentialCore"]),
+        .testTarget(name: "TransferCommandsTests", dependencies: ["TransferCommands", "CredentialCore"]),
     ]
 )

@@ -9,14 +9,8 @@ import Glibc
 /// path, quoted for git's shell) and replaces its own; doctor finds a configured program
 /// that is gone, changes nothing, and points out plaintext credential files. Each checked
 /// through real git where git reads the result.
-@Suite struct ConfigureDoctorTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ConfigureDoctorTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     /// The built programs' directory first on PATH, as after `make install`.
     var onPath: [String: String] { ["PATH": BuiltProducts.directory + ":" + Sandbox.searchPath] }

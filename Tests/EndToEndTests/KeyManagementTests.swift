@@ -3,14 +3,8 @@ import Testing
 
 /// The key file and passphrase protection of git-credential-sqlite (damaged stores and
 /// key files: ReliabilityFaultTests).
-@Suite struct KeyManagementTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct KeyManagementTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")

@@ -99,9 +99,8 @@ import Testing
     /// A locked keyring: which says so within seconds, asks no one, and names the SQLite
     /// store where it answers.
     @Test func whichWithALockedKeyring() throws {
-        let sandbox = try Sandbox()
-        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        let world = try KeyringWorld(), sandbox = world.sandbox, session = world.session
+        let helper = world.keyringHelper
         try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
         try session.lockLoginCollection()
         let start = Date()

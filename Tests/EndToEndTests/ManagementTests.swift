@@ -4,14 +4,8 @@ import Testing
 /// The management commands people run: list, erase HOST, erase-all, import, export,
 /// configure/unconfigure and doctor, on git-credential-sqlite (the Secret Service in
 /// ManagementAcrossBackendsTests), checked against real git where git reads the result.
-@Suite struct ManagementTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ManagementTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static func credential(_ host: String, _ user: String, _ password: String, _ extra: String...) -> [UInt8] {
         wire(["protocol=https", "host=\(host)", "username=\(user)", "password=\(password)"] + extra)

@@ -3,14 +3,8 @@ import Testing
 
 /// A store's data key changing under it (init --passphrase, passwd), and the key files a
 /// conversion must keep (issue 10, items 3 and 4, second round).
-@Suite struct StoreRekeyTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct StoreRekeyTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")
