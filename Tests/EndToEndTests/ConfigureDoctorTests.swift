@@ -308,7 +308,7 @@ import Glibc
 
         let phrase = try sandbox.file("phrase", "doctor phrase\n")
         let locked = helper.with(passphraseFile: phrase)
-        #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
+        #expect(try locked.initPassphrase().exitCode == 0)
         try expectDoctorChangesNothing(BuiltProducts.keyringHelper, environment: bus.bus.environment)
         #expect(try gitItems() == 1, "the round trip left its item in the keyring")
         let secretService = SecretServiceHelper(sandbox: sandbox, bus: bus.bus)

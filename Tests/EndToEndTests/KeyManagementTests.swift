@@ -29,8 +29,7 @@ import Testing
     /// A store protected by `passphrase`, created with fd 3 and a cheap scrypt.
     func passphraseStore(_ passphrase: String = "correct horse") throws -> (file: String, helper: SQLiteHelper) {
         let file = try passphraseFile(passphrase)
-        let result = try helper.with(passphraseFile: file).run(
-            ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let result = try helper.with(passphraseFile: file).initPassphrase()
         #expect(result.exitCode == 0 && result.stderrLines.count == 1 && result.stdout.isEmpty, "init: \(result)")
         return (file, helper.with(passphraseFile: file))
     }
@@ -124,7 +123,7 @@ import Testing
     /// `init --passphrase` on the store, with the passphrase on fd 3.
     func convert(_ store: SQLiteHelper, passphrase: String = "correct horse") throws -> (result: ProcessResult, helper: SQLiteHelper) {
         let file = try passphraseFile(passphrase)
-        let result = try store.with(passphraseFile: file).run(store.options + ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let result = try store.with(passphraseFile: file).initPassphrase()
         return (result, store.with(passphraseFile: file))
     }
 

@@ -197,7 +197,7 @@ import Testing
     func leftoverPassphraseStore(password: String = "in-sqlite") throws {
         let file = try sandbox.file("secrets/\(UUID().uuidString)", Self.phrase + "\n")
         let unlocked = sqliteStore.with(passphraseFile: file)
-        let created = try unlocked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let created = try unlocked.initPassphrase()
         #expect(created.exitCode == 0, "init: \(created)")
         try unlocked.storeAll(credential(password: password))
         let status = try sqliteStore("get", input: lookup)

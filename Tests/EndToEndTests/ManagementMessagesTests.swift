@@ -77,7 +77,7 @@ import Testing
     @Test func aRelayedErrorHasOneFix() throws {
         let phrase = try sandbox.file("phrase", "a long enough passphrase\n")
         let sqlite = sandbox.sqlite().with(passphraseFile: phrase)
-        expectSuccess(try sqlite.run(sqlite.options + ["init", "--passphrase", "--scrypt-cost", "10"]).withoutStderr)
+        expectSuccess(try sqlite.initPassphrase().withoutStderr)
         try sqlite.storeAll(wire("protocol=https", "host=a.example", "username=alice", "password=pa"))
         _ = try sandbox.sqlite().run(["lock"])
         let result = try secretService("import", "--from", "sqlite")

@@ -340,7 +340,7 @@ import Testing
     @Test func completionNeverAsksForAPassphrase() throws {
         let phrase = try passphraseFile("completion phrase")
         let locked = helper.with(passphraseFile: phrase)
-        #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
+        #expect(try locked.initPassphrase().exitCode == 0)
         try locked.storeAll(Self.credential("a.example", "alice", "pa"))
         let session = try sandbox.atTerminal(BuiltProducts.sqliteHelper,
                                              ["---completion", "list", "--", "positional@0", "2", "0", "git-credential-sqlite", "list", ""],
