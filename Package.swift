@@ -91,5 +91,8 @@ let package = Package(
         // Unit tests, no process: the shared rules of the helpers' commands.
         .testTarget(name: "HelperCommandTests", dependencies: ["HelperCommand", "SQLiteCommands", "CredentialCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
+        // Unit tests, no process: the logic of a backend's or a command's own target.
+        .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "CredentialCore"]),
+        .testTarget(name: "TransferCommandsTests", dependencies: ["TransferCommands", "CredentialCore"]),
     ]
 )

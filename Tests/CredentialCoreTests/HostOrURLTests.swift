@@ -90,6 +90,48 @@ struct HostOrURLTests {
         #expect(try parse("[::1]").request.host == "[::1]" && parse("[::1]:1").request.host == "[::1]:1")
     }
 
+    /// The port rule alone: digits after the last colon outside an IPv6 address's
+    /// brackets, 1 to 65535, written without a leading zero.
+    @Test(arguments: [("github.com:8443", 8443), ("github.com:1", 1), ("github.com:65535", 65535), ("[::1]:443", 443),
+                      ("a:b:22", 22)] as [(Value, UInt16)])
+    func aPortIsRead(host: Value, port: UInt16) {
+        #expect(HostOrURL.port(of: host) == port)
+        #expect(HostOrURL.withoutPort(host) == Value(Array(host.bytes[..<host.bytes.lastIndex(of: 0x3A)!])))
+    }
+
+    @Test(arguments: ["github.com", "github.com:", "github.com:0", "github.com:0443", "github.com:65536", "github.com:123456",
+                      "github.com:8o8o", "[::1]", "[::1:443]", "github.com:+443", "github.com: 443", ""] as [Value])
+    func noPortIsNoPort(host: Value) {
+        #expect(HostOrURL.port(of: host) == nil)
+        #expect(HostOrURL.withoutPort(host) == host, "a host without a port is kept whole")
+    }
+
+    /// A user or a path in the text narrows what it names; a host alone names every user.
+    @Test func aUserOrAPathNarrows() throws {
+        let alice = try parse("alice@github.com")
+        #expect(alice.matches(Self.item("https", "github.com")) && alice.matches(Self.item("https", "github.com:8443")))
+        #expect(!alice.matches(Self.item("https", "github.com", user: "bob")))
+        let repo = try parse("ssh://github.com/org/repo.git")
+        #expect(repo.matches(Self.item("ssh", "github.com", path: "org/repo.git")))
+        #expect(!repo.matches(Self.item("ssh", "github.com", path: "org/other.git")) && !repo.matches(Self.item("https", "github.com")))
+        // http(s) URLs drop the path: an item stored with one (credential.useHttpPath) is still named.
+        #expect(try parse("https://github.com/org/repo.git").matches(Self.item("https", "github.com", path: "org/repo.git")))
+    }
+
+    /// The protocol of a URL is matched exactly; a host alone names every protocol.
+    @Test func aURLsProtocolIsExact() throws {
+        #expect(try !parse("http://github.com").matches(Self.item("https", "github.com")))
+        #expect(try parse("github.com").matches(Self.item("ssh", "github.com", path: "org/repo")))
+    }
+
+    /// A host alone erases on every port: one request per port it finds, with the user and
+    /// path given kept.
+    @Test func eraseRequestsKeepTheUserAndPath() throws {
+        let items = [Self.item("ssh", "h.example:22", path: "p"), Self.item("ssh", "h.example", path: "p"), Self.item("ssh", "h.example:22", path: "q")]
+        #expect(try parse("alice@h.example/p").requests(covering: items)
+                == [Credential(host: "h.example:22", path: "p", username: "alice"), Credential(host: "h.example", path: "p", username: "alice")])
+    }
+
     @Test func relayedErrorsKeepOneFix() {
         let relayed = HelperError.relayed("git-credential-sqlite: the store is locked. Fix: run unlock", from: "git-credential-sqlite",
                                           doing: "git-credential-sqlite could not export", fix: "run doctor")

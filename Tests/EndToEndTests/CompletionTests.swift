@@ -211,8 +211,8 @@ import Testing
     func hostileKeyringItemsAreOfferedLiterallyOrLeftOut(shell: Shell) throws {
         // A keyring of its own: the shared one, busy with every other test, once answered
         // too late under CI's load, and holds their names too.
-        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let tool = SecretTool(sandbox: sandbox, bus: session.bus)
+        let world = try KeyringWorld(in: sandbox), session = world.session
+        let tool = world.secretTool
         let dollar = "$(touch pwned-dollar).test", newline = "line\n$(touch pwned-newline).test"
         for host in [dollar, newline] {
             try tool.store(label: "Git: https://\(host)/", secret: "p", schema: "org.git.Password",

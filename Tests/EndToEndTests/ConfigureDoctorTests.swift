@@ -9,14 +9,8 @@ import Glibc
 /// path, quoted for git's shell) and replaces its own; doctor finds a configured program
 /// that is gone, changes nothing, and points out plaintext credential files. Each checked
 /// through real git where git reads the result.
-@Suite struct ConfigureDoctorTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ConfigureDoctorTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     /// The built programs' directory first on PATH, as after `make install`.
     var onPath: [String: String] { ["PATH": BuiltProducts.directory + ":" + Sandbox.searchPath] }
@@ -314,7 +308,7 @@ import Glibc
 
         let phrase = try sandbox.file("phrase", "doctor phrase\n")
         let locked = helper.with(passphraseFile: phrase)
-        #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
+        #expect(try locked.initPassphrase().exitCode == 0)
         try expectDoctorChangesNothing(BuiltProducts.keyringHelper, environment: bus.bus.environment)
         #expect(try gitItems() == 1, "the round trip left its item in the keyring")
         let secretService = SecretServiceHelper(sandbox: sandbox, bus: bus.bus)

@@ -4,14 +4,8 @@ import Testing
 /// What a new user typing the helpers' commands by hand meets, each as one exact line:
 /// get, store and erase typed at a terminal (git never gives a helper one), a lock of a
 /// key-file store, two scopes given to configure, and --help pointing at configure.
-@Suite struct EverydayMessagesTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct EverydayMessagesTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=a.example", "username=alice", "password=typed-secret")
 

@@ -8,17 +8,10 @@ import Glibc
 /// Export files that are not what export wrote: damaged, truncated, altered, hostile, or of
 /// the first format. Each says what is wrong in one line, costs little to refuse, and
 /// imports nothing.
-@Suite struct ExportFileTests {
-    let sandbox: Sandbox
-    /// The store imports go to; exports come from `exporter`'s.
-    let helper: SQLiteHelper
-    let exporter: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-        exporter = Sandbox.sqliteElsewhere(sandbox)
-    }
+@Suite struct ExportFileTests: InSQLiteWorld {
+    /// `helper`'s is the store imports go to; exports come from `exporter`'s.
+    let world: SQLiteWorld
+    var exporter: SQLiteHelper { Sandbox.sqliteElsewhere(sandbox) }
 
     static let phrase = "export phrase"
     static let versionLine = Array("git-credential-helpers export 2\n".utf8)

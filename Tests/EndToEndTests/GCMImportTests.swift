@@ -15,16 +15,10 @@ import Glibc
 /// - Secret Service (SecretServiceCollection): see `OtherKeyringClients.gcm`.
 /// The service is `input.GetRemoteUri(includeUser: false).AbsoluteUri.TrimEnd('/')` (HostProvider.
 /// GetServiceName): what comes back must be what git asks for, so real git fills it.
-@Suite struct GCMImportTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
+@Suite struct GCMImportTests: InSQLiteWorld {
+    let world: SQLiteWorld
     var root: String { sandbox.home + "/.gcm/store" }
     var git: GitCredential { GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper) }
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
 
     /// A directory as GCM makes it: the store root 0700, the rest 0755 (umask 022).
     func makeDirectories(_ path: String, under top: String) throws {
@@ -195,21 +189,10 @@ import Glibc
 
 /// GCM's Secret Service items, on a keyring of the test's own, written as GCM writes them
 /// (`OtherKeyringClients.gcm`), with items another program wrote in GCM's schema beside them.
-@Suite struct GCMImportKeyringTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let clients: OtherKeyringClients
-    let secretTool: SecretTool
-    let helper: SQLiteHelper
+@Suite struct GCMImportKeyringTests: InKeyringWorld {
+    let world: KeyringWorld
+    var helper: SQLiteHelper { sandbox.sqlite().with(environment: session.bus.environment) }
     static let schema = "com.microsoft.GitCredentialManager"
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
-        secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
-        helper = sandbox.sqlite().with(environment: session.bus.environment)
-    }
 
     var git: GitCredential { GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper, environment: session.bus.environment) }
 
@@ -336,12 +319,10 @@ import Glibc
     /// gcm-items writes secrets for a pipe to another helper: at a terminal it refuses.
     @Test func gcmItemsWritesNoSecretToATerminal() throws {
         try clients.gcm(service: "git:https://github.com", account: "alice", secret: "gho_alice")
-        let driver = "import os, pty, sys\npid, fd = pty.fork()\nif pid == 0:\n    os.execv(sys.argv[1], sys.argv[1:])\nshown = b''\n"
-            + "while True:\n    try:\n        chunk = os.read(fd, 4096)\n    except OSError:\n        break\n    if not chunk:\n        break\n    shown += chunk\n"
-            + "sys.stdout.write('status %d\\n' % os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) + shown.decode())\n"
-        let result = try sandbox.run("/usr/bin/python3", ["-c", driver, BuiltProducts.secretServiceHelper, "gcm-items"], environment: session.bus.environment)
-        #expect(result.stdoutLines.first == "status 2" && !result.stdoutText.contains("gho_alice")
-                && result.stdoutText.contains("git-credential-secretservice: gcm-items writes secrets for import --from gcm, not to a terminal. Fix: run import --from gcm instead"),
+        let result = try sandbox.onTerminal([BuiltProducts.secretServiceHelper, "gcm-items"], steps: [], stdinOnTerminal: true,
+                                            stdoutOnTerminal: true, stderrOnTerminal: true, environment: session.bus.environment)
+        #expect(result.code == 2 && !result.terminal.contains("gho_alice")
+                && result.terminal.contains("git-credential-secretservice: gcm-items writes secrets for import --from gcm, not to a terminal. Fix: run import --from gcm instead"),
                 "\(result)")
     }
 
@@ -459,34 +440,13 @@ import Glibc
         try ChildProcess.writeFile(gnupg + "/gpg-agent.conf", Array("pinentry-program /usr/bin/pinentry-curses\n".utf8), mode: 0o600)
         try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
         try stopAgent()
-        let driver = #"""
-        import os, pty, select, sys, time
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:])
-        shown, typed, deadline = b"", False, time.time() + 40
-        while time.time() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-                if b"Passphrase" in shown and not typed:
-                    time.sleep(0.3)
-                    os.write(fd, b"key-passphrase\r")
-                    typed = True
-        _, status = os.waitpid(pid, 0)
-        sys.stdout.write(("typed " if typed else "") + "status %d\n" % os.waitstatus_to_exitcode(status))
-        sys.stdout.write(shown.decode("utf-8", "replace"))
-        """#
-        let result = try sandbox.run("/usr/bin/python3", ["-c", driver, BuiltProducts.sqliteHelper, "import", "--from", "gcm"],
-                                     environment: ["GNUPGHOME": gnupg, "GIT_TERMINAL_PROMPT": "1", "TERM": "xterm"], timeout: 60)
-        #expect(result.stdoutLines.first == "typed status 0", "\(result)")
-        #expect(result.stdoutText.contains("read 1 credential from GCM's gpg store \(store): 1 new"), "\(result)")
-        #expect(!result.stdoutText.contains("key-passphrase") && !result.stdoutText.contains("alice-gpg-pat"), "a secret on the terminal: \(result)")
+        let result = try sandbox.onTerminal([BuiltProducts.sqliteHelper, "import", "--from", "gcm"],
+                                            steps: [TerminalStep(after: "Passphrase", pause: 0.3, text: "key-passphrase\r")],
+                                            stdinOnTerminal: true, stdoutOnTerminal: true, stderrOnTerminal: true, seconds: 40,
+                                            environment: ["GNUPGHOME": gnupg, "GIT_TERMINAL_PROMPT": "1", "TERM": "xterm"])
+        #expect(result.steps == 1 && result.code == 0, "\(result)")
+        #expect(result.terminal.contains("read 1 credential from GCM's gpg store \(store): 1 new"), "\(result)")
+        #expect(!result.terminal.contains("key-passphrase") && !result.terminal.contains("alice-gpg-pat"), "a secret on the terminal: \(result)")
         let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)
         #expect(try git.filledPassword("url=https://example.com") == "alice-gpg-pat")
     }

@@ -4,25 +4,19 @@ import Testing
 /// list and erase read a HOST-OR-URL the same way (HostOrURL), on every helper: a host
 /// alone covers every port, protocol, path and user of it; host:port that port; a URL
 /// what git would send for it. Each on a keyring of the test's own.
-@Suite struct HostOrURLTests {
+@Suite struct HostOrURLTests: InKeyringWorld {
     enum Helper: String, CaseIterable, CustomTestStringConvertible {
         case sqlite, secretservice, keyring
         var testDescription: String { rawValue }
     }
 
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-    }
+    let world: KeyringWorld
 
     func helper(_ which: Helper) -> any CredentialHelper {
         switch which {
         case .sqlite: sandbox.sqlite()
-        case .secretservice: SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-        case .keyring: KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        case .secretservice: secretService
+        case .keyring: keyringHelper
         }
     }
 

@@ -8,14 +8,8 @@ import Glibc
 /// `import --remove-source` wipes the very file it read, or keeps it and says why in one
 /// line: never a removal that did not happen, never another file than the one read (a link's
 /// target, a file put in its place, a file with other names or of another user).
-@Suite struct ImportRemoveSourceTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ImportRemoveSourceTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let line = "https://alice:alice-secret@a.example\n"
     static let otherLine = "https://bob:bob-secret@b.example\n"

@@ -6,7 +6,7 @@ import Testing
 /// host again for each credential (2000 lines took 15 s, 8000 lines 234 s).
 @Suite struct ImportScaleTests {
     @Test func manyUsernamesForOneHostImportInLinearTime() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         let count = 4000
         let lines = (0..<count).map { "https://user\($0):pw\($0)@example.com\n" }.joined()
         let file = try sandbox.file("credentials", lines)
@@ -27,7 +27,7 @@ import Testing
     /// gets its note, in the order of the lines, without placing each note in a list that
     /// grows (40,000 such lines took about a minute so, a second now).
     @Test func manySkippedLinesAreNotedInLinearTime() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         let pairs = 20000
         let lines = "https://alice:pa@a.example\n" + String(repeating: "https://nopassword@b.example\nhttps://alice:other@a.example\n", count: pairs)
         let file = try sandbox.file("credentials", lines)

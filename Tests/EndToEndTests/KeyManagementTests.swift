@@ -3,14 +3,8 @@ import Testing
 
 /// The key file and passphrase protection of git-credential-sqlite (damaged stores and
 /// key files: ReliabilityFaultTests).
-@Suite struct KeyManagementTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct KeyManagementTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")
@@ -35,8 +29,7 @@ import Testing
     /// A store protected by `passphrase`, created with fd 3 and a cheap scrypt.
     func passphraseStore(_ passphrase: String = "correct horse") throws -> (file: String, helper: SQLiteHelper) {
         let file = try passphraseFile(passphrase)
-        let result = try helper.with(passphraseFile: file).run(
-            ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let result = try helper.with(passphraseFile: file).initPassphrase()
         #expect(result.exitCode == 0 && result.stderrLines.count == 1 && result.stdout.isEmpty, "init: \(result)")
         return (file, helper.with(passphraseFile: file))
     }
@@ -130,7 +123,7 @@ import Testing
     /// `init --passphrase` on the store, with the passphrase on fd 3.
     func convert(_ store: SQLiteHelper, passphrase: String = "correct horse") throws -> (result: ProcessResult, helper: SQLiteHelper) {
         let file = try passphraseFile(passphrase)
-        let result = try store.with(passphraseFile: file).run(store.options + ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let result = try store.with(passphraseFile: file).initPassphrase()
         return (result, store.with(passphraseFile: file))
     }
 

@@ -99,9 +99,8 @@ import Testing
     /// A locked keyring: which says so within seconds, asks no one, and names the SQLite
     /// store where it answers.
     @Test func whichWithALockedKeyring() throws {
-        let sandbox = try Sandbox()
-        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let helper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        let world = try KeyringWorld(), sandbox = world.sandbox, session = world.session
+        let helper = world.keyringHelper
         try helper.storeAll(wire("protocol=https", "host=example.com", "username=alice", "password=in-the-keyring"))
         try session.lockLoginCollection()
         let start = Date()
@@ -198,7 +197,7 @@ import Testing
     func leftoverPassphraseStore(password: String = "in-sqlite") throws {
         let file = try sandbox.file("secrets/\(UUID().uuidString)", Self.phrase + "\n")
         let unlocked = sqliteStore.with(passphraseFile: file)
-        let created = try unlocked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let created = try unlocked.initPassphrase()
         #expect(created.exitCode == 0, "init: \(created)")
         try unlocked.storeAll(credential(password: password))
         let status = try sqliteStore("get", input: lookup)

@@ -3,18 +3,9 @@ import Testing
 
 /// Management commands on the Secret Service and between the backends, on a keyring of
 /// the test's own (erase-all must not touch other tests' items).
-@Suite struct ManagementAcrossBackendsTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let secretService: SecretServiceHelper
-    let sqlite: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-        sqlite = sandbox.sqlite()
-    }
+@Suite struct ManagementAcrossBackendsTests: InKeyringWorld {
+    let world: KeyringWorld
+    var sqlite: SQLiteHelper { sandbox.sqlite() }
 
     static let alice = wire("protocol=https", "host=a.example", "username=alice", "password=pa", "password_expiry_utc=4102444800")
     static let bob = wire("protocol=https", "host=b.example", "username=bob", "password=pb")

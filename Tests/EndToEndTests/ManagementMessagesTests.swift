@@ -3,14 +3,8 @@ import Testing
 
 /// What the management commands say, checked line for line: each says what is true, what
 /// was done and one fix, and nothing was lost or half-written.
-@Suite struct ManagementMessagesTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ManagementMessagesTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     @Test func importSaysWhatIsNewReplacedAndUnchanged() throws {
         let file = try sandbox.file("credentials", "https://alice:pa@a.example\nhttps://bob:pb@b.example\nhttps://carol:pc@c.example\n")
@@ -76,22 +70,14 @@ import Testing
 }
 
 /// Messages of imports between the backends.
-@Suite struct ImportAcrossBackendsMessagesTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let secretService: SecretServiceHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-    }
+@Suite struct ImportAcrossBackendsMessagesTests: InKeyringWorld {
+    let world: KeyringWorld
 
     /// The sibling's error comes with its own fix only, not ours after it.
     @Test func aRelayedErrorHasOneFix() throws {
         let phrase = try sandbox.file("phrase", "a long enough passphrase\n")
         let sqlite = sandbox.sqlite().with(passphraseFile: phrase)
-        expectSuccess(try sqlite.run(sqlite.options + ["init", "--passphrase", "--scrypt-cost", "10"]).withoutStderr)
+        expectSuccess(try sqlite.initPassphrase().withoutStderr)
         try sqlite.storeAll(wire("protocol=https", "host=a.example", "username=alice", "password=pa"))
         _ = try sandbox.sqlite().run(["lock"])
         let result = try secretService("import", "--from", "sqlite")

@@ -4,14 +4,8 @@ import Testing
 /// The management commands people run: list, erase HOST, erase-all, import, export,
 /// configure/unconfigure and doctor, on git-credential-sqlite (the Secret Service in
 /// ManagementAcrossBackendsTests), checked against real git where git reads the result.
-@Suite struct ManagementTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct ManagementTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static func credential(_ host: String, _ user: String, _ password: String, _ extra: String...) -> [UInt8] {
         wire(["protocol=https", "host=\(host)", "username=\(user)", "password=\(password)"] + extra)
@@ -346,7 +340,7 @@ import Testing
     @Test func completionNeverAsksForAPassphrase() throws {
         let phrase = try passphraseFile("completion phrase")
         let locked = helper.with(passphraseFile: phrase)
-        #expect(try locked.run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).exitCode == 0)
+        #expect(try locked.initPassphrase().exitCode == 0)
         try locked.storeAll(Self.credential("a.example", "alice", "pa"))
         let session = try sandbox.atTerminal(BuiltProducts.sqliteHelper,
                                              ["---completion", "list", "--", "positional@0", "2", "0", "git-credential-sqlite", "list", ""],

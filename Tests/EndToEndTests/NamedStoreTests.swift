@@ -55,8 +55,8 @@ import Testing
     /// git-credential-keyring's SQLite store is a fallback: the keyring may have taken
     /// every credential, so a --db that names no store yet is no error there.
     @Test func theKeyringHelpersFallbackStoreMayBeMissing() throws {
-        let session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let keyring = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
+        let world = try KeyringWorld(in: sandbox)
+        let keyring = world.keyringHelper
         expectSuccess(try keyring("--db", typo, "store", input: Self.credential))
         let listed = try keyring("--db", typo, "list")
         #expect(listed.exitCode == 0 && listed.stdoutLines.count == 2 && listed.stdoutLines[1].hasSuffix("secretservice"), "\(listed)")

@@ -5,14 +5,8 @@ import Testing
 /// host from the same file (compared on the wire, against a loopback server that records
 /// the Basic credential), never one machine's login or password under another, and notes
 /// each entry it cannot carry over exactly, which keeps the file under --remove-source.
-@Suite struct NetrcImportTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct NetrcImportTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     /// The reviewer's file, and entries that curl 7.88 reads in surprising ways.
     static let netrc = Array("""

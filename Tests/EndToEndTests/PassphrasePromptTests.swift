@@ -17,7 +17,7 @@ import Testing
         database = sandbox.root + "/store/credentials.db"
         helper = sandbox.sqlite(["--db", database])
         let file = try sandbox.file("secrets/phrase", phrase + "\n")
-        let created = try helper.with(passphraseFile: file)("init", "--passphrase", "--scrypt-cost", "10")
+        let created = try helper.with(passphraseFile: file).initPassphrase()
         #expect(created.exitCode == 0 && created.stderrLines.count == 1, "init: \(created)")
     }
 
@@ -241,7 +241,7 @@ import Testing
         let file = try sandbox.file("secrets/new", newPhrase + "\n")
         let result: ProcessResult
         if command == "init" {
-            result = try sandbox.sqlite(["--db", sandbox.root + "/fresh.db"]).with(passphraseFile: file)("init", "--passphrase", "--scrypt-cost", "10")
+            result = try sandbox.sqlite(["--db", sandbox.root + "/fresh.db"]).with(passphraseFile: file).initPassphrase()
         } else {
             var passwd = helper
             passwd.inputFiles = [3: sandbox.root + "/secrets/phrase", 4: file]

@@ -5,14 +5,8 @@ import Testing
 /// expired password made eternal, git's own credential format read back whole, and of
 /// entries git would choose between, the one git chooses (real git-credential-store is
 /// the reference).
-@Suite struct PlaintextTransferTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct PlaintextTransferTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     /// git-credential-store's answer for `lines` (a request), reading its default files
     /// or `file`.
@@ -236,20 +230,12 @@ import Testing
 /// A keyring may hold one user's item twice, in git's two schemas (ours and newer git's,
 /// and git 2.39's helper's, used again after ours): `get` answers the newest, so an export
 /// must list it first for an import to answer it too.
-@Suite struct KeyringExportOrderTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let secretService: SecretServiceHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        secretService = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-    }
+@Suite struct KeyringExportOrderTests: InKeyringWorld {
+    let world: KeyringWorld
 
     @Test func anImportOfAKeyringsExportAnswersAsTheKeyringDoes() throws {
         try secretService.storeAll(wire("protocol=https", "host=k.test", "username=alice", "password=ours-older"))
-        try SecretTool(sandbox: sandbox, bus: session.bus).store(
+        try secretTool.store(
             label: "Git: https://k.test/", secret: "theirs-newer", schema: "org.gnome.keyring.NetworkPassword",
             ["protocol": "https", "server": "k.test", "user": "alice"])
         let request = wire("protocol=https", "host=k.test")

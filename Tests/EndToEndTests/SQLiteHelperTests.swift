@@ -4,14 +4,8 @@ import Testing
 /// What only git-credential-sqlite does, run directly as git runs it: its options (before
 /// and after the action), their defaults (XDG locations) and environment variables, the
 /// files it makes, its list. The protocol itself, for every helper: ProtocolTests.
-@Suite struct SQLiteHelperTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct SQLiteHelperTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let alice = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let bob = wire("protocol=https", "host=example.com", "username=bob", "password=bob-secret")

@@ -11,9 +11,8 @@ import Testing
     /// store be needless); the item is created on the default collection's alias.
     @Test func aStoreSearchesOnceAndFetchesOnlyASecretItCompares() throws {
         // A bus of its own: on the shared one, other tests' calls were counted too.
-        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let bus = session.bus
-        let helper = SecretServiceHelper(sandbox: sandbox, bus: bus), tool = SecretTool(sandbox: sandbox, bus: bus)
+        let world = try KeyringWorld(), sandbox = world.sandbox, bus = world.session.bus
+        let helper = world.secretService, tool = world.secretTool
         let host = "calls-\(UUID().uuidString.prefix(8)).example.com"
         defer { _ = try? helper.erase(wire("protocol=https", "host=\(host)")) }
         expectSuccess(try helper.store(wire("protocol=https", "host=\(host)", "username=alice", "password=pw-alice")))
@@ -78,8 +77,8 @@ import Testing
     /// whose rules the bus daemon then checks every message against: a search grew with
     /// the square of the items. Now a search reads the paths, then one GetAll per item.
     @Test func aListAsksOneCallPerItem() throws {
-        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
+        let world = try KeyringWorld(), sandbox = world.sandbox, session = world.session
+        let helper = world.secretService
         let lines = (0..<40).map { "https://user\($0):pw\($0)@host\($0).example.com\n" }.joined()
         let file = try sandbox.file("many.gitcred", lines, mode: 0o600)
         let imported = try helper("import", file)

@@ -7,20 +7,11 @@ import Testing
 /// a secret text with extra `key=value` lines. Nothing crashes, nothing hangs, no field
 /// is forged into an answer, a listing or an export, and each item takes one line at
 /// most. On a keyring of the test's own (exports and listings show every item).
-@Suite struct SecretServiceHostileItemsTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let helper: SecretServiceHelper
-    let clients: OtherKeyringClients
+@Suite struct SecretServiceHostileItemsTests: InKeyringWorld {
+    let world: KeyringWorld
+    var helper: SecretServiceHelper { secretService }
 
     static let host = "hostile.example"
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-        clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
-    }
 
     /// An item of git's schema, as another program may write it.
     func storeGits(_ attributes: [String: String], secret: [UInt8], label: String = "written by another program") throws {

@@ -5,11 +5,10 @@ import Testing
 /// see the prompt (no display): get stays silent, store and erase fail with one line, and
 /// nothing in the collection is changed. Locking is global state, so every test has a
 /// session bus and a gnome-keyring of its own.
-@Suite struct SecretServiceLockedTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let helper: SecretServiceHelper
-    let secretTool: SecretTool
+@Suite struct SecretServiceLockedTests: InKeyringWorld {
+    let world: KeyringWorld
+    var helper: SecretServiceHelper { SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20) }
+    init(world: KeyringWorld) { self.world = world }
 
     static let alice = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let bob = wire("protocol=https", "host=example.com", "username=bob", "password=bob-secret")
@@ -17,12 +16,9 @@ import Testing
 
     static func lookup(user: String) -> [UInt8] { wire("protocol=https", "host=example.com", "username=\(user)") }
 
-    /// Alice and bob stored, then the collection locked.
+    /// Alice and bob stored, then the collection locked (in place of InKeyringWorld's init).
     init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus, timeout: 20)
-        secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
+        self.init(world: try KeyringWorld())
         try helper.storeAll(Self.alice, Self.bob)
         try session.lockLoginCollection()
         #expect(try secretTool.lookup(["server": "example.com"]) == nil, "the collection did not lock")

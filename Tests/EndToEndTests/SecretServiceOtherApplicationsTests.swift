@@ -8,13 +8,10 @@ import Testing
 /// command of git-credential-secretservice or git-credential-keyring lists, answers from,
 /// exports, imports, replaces or deletes them, nor even fetches their secrets. On a keyring
 /// of the test's own: erase-all must not touch other tests' items.
-@Suite struct SecretServiceOtherApplicationsTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
-    let helper: SecretServiceHelper
-    let keyringHelper: KeyringHelper
-    let secretTool: SecretTool
-    let clients: OtherKeyringClients
+@Suite struct SecretServiceOtherApplicationsTests: InKeyringWorld {
+    let world: KeyringWorld
+    var helper: SecretServiceHelper { secretService }
+    init(world: KeyringWorld) { self.world = world }
 
     static let host = "files.example"
     static let network = "org.gnome.keyring.NetworkPassword"
@@ -47,14 +44,9 @@ import Testing
     /// git's items: one of git 2.39's helper in the older schema, and one of ours.
     static let gits = wire("protocol=https", "host=git.example", "username=alice", "password=git-secret")
 
+    /// Every neighbour's item and git's, written (in place of InKeyringWorld's init).
     init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus)
-        keyringHelper = KeyringHelper(sandbox: sandbox, environment: session.bus.environment)
-        secretTool = SecretTool(sandbox: sandbox, bus: session.bus)
-        clients = OtherKeyringClients(sandbox: sandbox, bus: session.bus)
-
+        self.init(world: try KeyringWorld())
         let host = Self.host
         try clients.gvfs(user: "alice", server: host, protocol: "davs", object: "remote.php/webdav", secret: "gvfs-davs-secret")
         try clients.gvfs(user: "alice", server: host, domain: "WORKGROUP", protocol: "smb", object: "share", secret: "gvfs-smb-secret")

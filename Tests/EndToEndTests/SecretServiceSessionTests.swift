@@ -7,8 +7,8 @@ import Testing
 /// would show it every password stored or read.
 @Suite struct SecretServiceSessionTests {
     @Test func noSecretCrossesTheBusInClear() throws {
-        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus), tool = SecretTool(sandbox: sandbox, bus: session.bus)
+        let world = try KeyringWorld(), sandbox = world.sandbox, session = world.session
+        let helper = world.secretService, tool = world.secretTool
         let host = "session-\(UUID().uuidString.prefix(8)).example.com", password = "pw-\(UUID().uuidString)"
         let theirs = "theirs-\(UUID().uuidString)"
         try tool.store(label: "Git: https://\(host)/", secret: theirs, schema: "org.git.Password",

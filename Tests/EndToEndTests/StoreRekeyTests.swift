@@ -3,14 +3,8 @@ import Testing
 
 /// A store's data key changing under it (init --passphrase, passwd), and the key files a
 /// conversion must keep (issue 10, items 3 and 4, second round).
-@Suite struct StoreRekeyTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct StoreRekeyTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=example.com", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=example.com")
@@ -25,7 +19,7 @@ import Testing
     /// A passphrase store holding alice's credential.
     func passphraseStore(_ passphrase: String) throws -> String {
         let file = try passphraseFile(passphrase)
-        let result = try helper.with(passphraseFile: file).run(["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        let result = try helper.with(passphraseFile: file).initPassphrase()
         #expect(result.exitCode == 0, "init: \(result)")
         try helper.with(passphraseFile: file).storeAll(Self.credential)
         return file
@@ -39,8 +33,7 @@ import Testing
 
     /// `init --passphrase` on `store`, the passphrase on fd 3.
     func convert(_ store: SQLiteHelper) throws -> ProcessResult {
-        try store.with(passphraseFile: try passphraseFile("converted to a passphrase")).run(
-            store.options + ["init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"])
+        try store.with(passphraseFile: try passphraseFile("converted to a passphrase")).initPassphrase()
     }
 
     func waitFor(_ path: String, seconds: Double = 60) -> Bool {

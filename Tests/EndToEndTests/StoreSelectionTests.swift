@@ -162,7 +162,7 @@ import Glibc
         let store = directory + "/git.db"
         let passphrase = try sandbox.file("passphrase", "correct horse\n")
         let named = helper.with(environment: [:])
-        expectSuccess(try named.with(passphraseFile: passphrase).run(["--db", store, "init", "--passphrase", "--passphrase-fd", "3", "--scrypt-cost", "10"]).withoutStderr)
+        expectSuccess(try named.with(passphraseFile: passphrase).run(["--db", store, "--passphrase-fd", "3", "init", "--passphrase"] + SQLiteHelper.lowScryptCost).withoutStderr)
         chmod(directory, 0o755)
         let doctor = try named.run(["doctor", "--db", store])
         let quoted = "'\(store)'"

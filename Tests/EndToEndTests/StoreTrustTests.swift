@@ -100,7 +100,7 @@ import Glibc
     /// store, get and erase each fail with one line naming the file and the fix, doctor
     /// names it too, and nothing in the sandbox is created, read into a store or changed.
     func expectRefused(_ hostile: Hostile) throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         if hostile.withStore { try helper.storeAll(Self.credential) }
         try hostile.prepare(sandbox)
         let before = Self.tree(sandbox.root)

@@ -8,14 +8,8 @@ import Glibc
 /// The passphrase asked on the terminal (/dev/tty, echo off), as a person at a
 /// terminal sees it. A pseudo-terminal driven by python3 plays the person: it waits for
 /// each prompt before typing the answer, as someone would.
-@Suite struct TerminalPromptTests {
-    let sandbox: Sandbox
-    let helper: SQLiteHelper
-
-    init() throws {
-        sandbox = try Sandbox()
-        helper = sandbox.sqlite()
-    }
+@Suite struct TerminalPromptTests: InSQLiteWorld {
+    let world: SQLiteWorld
 
     static let credential = wire("protocol=https", "host=tty.example", "username=alice", "password=alice-secret")
     static let lookup = wire("protocol=https", "host=tty.example")

@@ -32,7 +32,7 @@ import Glibc
     /// The file system calls of a get (strace): none creates, removes or renames anything.
     @Test(.enabled(if: strace != nil, "needs strace"))
     func aGetCreatesAndDeletesNoFile() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         try helper.storeAll(Self.login)
         let before = Self.snapshot(sandbox.databaseDirectory)
         let trace = sandbox.root + "/get.strace"
@@ -60,7 +60,7 @@ import Glibc
     /// What a get leaves beside the database stays private and holds no old record: the
     /// kept WAL is emptied when the last connection closes.
     @Test func theKeptWALIsEmptyAndPrivateBetweenRuns() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         try helper.storeAll(Self.login)
         try helper.storeAll(Self.other)
         expectSuccess(try helper.erase(wire("protocol=https", "host=example.com", "username=bob")))
@@ -76,7 +76,7 @@ import Glibc
     /// git stores what get answered after each use: nothing is written, not even a
     /// transaction (the database and its WAL keep their size and modification time).
     @Test func aStoreOfTheNewestItemUnchangedWritesNothing() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         try helper.storeAll(Self.other)
         try helper.storeAll(Self.login)
         let before = Self.snapshot(sandbox.databaseDirectory)
@@ -96,7 +96,7 @@ import Glibc
     /// Two users of one host: a store of the older one, unchanged, makes it the newest
     /// again (git stores the credential it just used, and the next get answers it).
     @Test func aStoreOfAnOlderUserUnchangedMakesItTheNewest() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         try helper.storeAll(Self.login)
         try helper.storeAll(Self.other)
         #expect(try helper.get(Self.lookup).attributes["username"] == "bob")
@@ -145,8 +145,8 @@ import Glibc
     /// does not make a store needless: the store goes to the default collection, so the
     /// credential outlives the session. (An attacker's finding: nothing was written.)
     @Test func theSameItemInAnotherCollectionIsNoReasonToStoreNothing() throws {
-        let sandbox = try Sandbox(), session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-        let helper = SecretServiceHelper(sandbox: sandbox, bus: session.bus), tool = SecretTool(sandbox: sandbox, bus: session.bus)
+        let world = try KeyringWorld()
+        let helper = world.secretService, tool = world.secretTool
         let stored = try tool.run(["store", "--label=Git: https://sess.example/", "--collection=/org/freedesktop/secrets/collection/session",
                                    "protocol", "https", "server", "sess.example", "user", "u", "xdg:schema", "org.git.Password"], input: Array("pw".utf8))
         try #require(stored.exitCode == 0, "\(stored)")

@@ -4,16 +4,10 @@ import Testing
 /// `make uninstall` says what it leaves behind for the user running it, as it is now: the
 /// default SQLite store and its key file, git's items in the Secret Service, the git config
 /// lines naming a helper; each with a command that removes it, which does.
-@Suite struct UninstallReportTests {
-    let sandbox: Sandbox
-    let session: PrivateSessionBus
+@Suite struct UninstallReportTests: InKeyringWorld {
+    let world: KeyringWorld
     var prefix: String { sandbox.root + "/prefix" }
     var systemConfig: String { sandbox.root + "/etc-gitconfig" }
-
-    init() throws {
-        sandbox = try Sandbox()
-        session = try PrivateSessionBus.withKeyring(sandbox: sandbox)
-    }
 
     static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "basic-auth-header"]
 

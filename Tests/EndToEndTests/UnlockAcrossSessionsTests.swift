@@ -26,7 +26,7 @@ import Glibc
         sandbox = try Sandbox()
         database = sandbox.root + "/store/credentials.db"
         phraseFile = try sandbox.file("secrets/phrase", phrase + "\n")
-        let created = try sandbox.sqlite(["--db", database]).with(passphraseFile: phraseFile)("init", "--passphrase", "--scrypt-cost", "10")
+        let created = try sandbox.sqlite(["--db", database]).with(passphraseFile: phraseFile).initPassphrase()
         try #require(created.exitCode == 0, "init: \(created)")
         try sandbox.sqlite(["--db", database]).with(passphraseFile: phraseFile).storeAll(Self.credential)
     }

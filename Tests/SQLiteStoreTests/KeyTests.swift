@@ -6,7 +6,7 @@ import Testing
 @testable import SQLiteStore
 
 @Suite struct KeyTests {
-    let sandbox = Sandbox()
+    let directory = ThrowawayStoreDirectory()
 
     @Test func recordsRoundTripAndArePadded() throws {
         let item = Credential(protocol: "https", host: "h", username: "u", password: "p", passwordExpiryUTC: 7)
@@ -92,17 +92,17 @@ import Testing
     }
 
     @Test func keyFileIsCreatedOnceAndPrivately() throws {
-        let path = sandbox.root + "/config/key"
+        let path = directory.root + "/config/key"
         let first = try KeyFile.readOrCreate(path).key
         #expect(try KeyFile.readOrCreate(path).key == first)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let directory = try FileManager.default.attributesOfItem(atPath: sandbox.root + "/config")
-        #expect((directory[.posixPermissions] as? Int) == 0o700)
+        let folder = try FileManager.default.attributesOfItem(atPath: directory.root + "/config")
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
     @Test func racingCreatorsAgreeOnOneKey() async throws {
-        let path = sandbox.root + "/config/key"
+        let path = directory.root + "/config/key"
         let keys = await withTaskGroup(of: [UInt8]?.self) { group in
             for _ in 0..<8 { group.addTask { try? KeyFile.readOrCreate(path).key } }
             return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
@@ -112,7 +112,7 @@ import Testing
     }
 
     @Test func aKeyFileOthersCanReadIsRefused() throws {
-        let path = sandbox.root + "/config/key"
+        let path = directory.root + "/config/key"
         _ = try KeyFile.readOrCreate(path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
         let error = try #require(throws: HelperError.self) { try KeyFile.read(path) }
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func aDamagedKeyFileIsNamed() throws {
-        let path = sandbox.root + "/key"
+        let path = directory.root + "/key"
         _ = FileManager.default.createFile(atPath: path, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
         let error = try #require(throws: HelperError.self) { try KeyFile.read(path) }
         #expect(error.message == "\(path) is not a git-credential-sqlite key file")

@@ -3,8 +3,9 @@ import CredentialCore
 import Foundation
 @testable import SQLiteStore
 
-/// A throwaway directory with a database path and a key file path in separate folders.
-final class Sandbox {
+/// A throwaway directory with a database path and a key file path in separate folders
+/// (not the end-to-end tests' Sandbox: no HOME, no environment, no process).
+final class ThrowawayStoreDirectory {
     let root: String
     var location: StoreLocation { StoreLocation(database: root + "/data/store.db", keyFile: root + "/config/key") }
 

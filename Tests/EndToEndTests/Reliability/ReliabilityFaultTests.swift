@@ -64,7 +64,7 @@ import Glibc
 
     @Test(arguments: Damage.all)
     func aDamagedStoreFailsWithOneLineAndIsLeftAlone(damage: Damage) throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite()
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper
         let tally = ReliabilityTally(part: Self.part)
         for index in 0..<12 { try helper.storeAll(Self.credential(index)) }  // a few pages' worth of rows
         try helper.storeAll(Self.credential)
@@ -171,7 +171,7 @@ import Glibc
     /// A database file its owner made read-only (chmod 400). Root may write it anyway.
     @Test(.enabled(if: geteuid() != 0, "root writes read-only files"))
     func aReadOnlyDatabaseFailsStoresWithOneLineAndLosesNothing() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite(), tally = ReliabilityTally(part: Self.part)
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper, tally = ReliabilityTally(part: Self.part)
         for index in 0..<12 { try helper.storeAll(Self.credential(index)) }
         try helper.storeAll(Self.credential)
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: sandbox.database)

@@ -67,7 +67,7 @@ import Glibc
     /// An erased credential, and one replaced by a new store, leave none of their bytes
     /// (the sealed record, the host's tag) in the database, its WAL or its -shm.
     @Test func erasedAndReplacedRecordsAreGoneFromTheFiles() throws {
-        let sandbox = try Sandbox(), helper = sandbox.sqlite(), tally = ReliabilityTally(part: Self.part)
+        let world = try SQLiteWorld(), sandbox = world.sandbox, helper = world.helper, tally = ReliabilityTally(part: Self.part)
         let store = StoreFiles(sandbox: sandbox, database: sandbox.database)
         let erased = wire("protocol=https", "host=erased.example", "username=u", "password=erased-secret")
         let replaced = wire("protocol=https", "host=replaced.example", "username=u", "password=old-secret")

@@ -5,7 +5,7 @@ extension BuiltProducts {
     static var passHelper: String { directory + "/git-credential-pass" }
 }
 
-/// A person's pass setup in a sandbox: a throwaway GNUPGHOME with a key made for the test
+/// The pass world: a person's pass setup in a sandbox: a throwaway GNUPGHOME with a key made for the test
 /// (no passphrase unless asked: a pinentry is slow), a password store initialised for
 /// it as a git repository, and a git identity for pass's commits. gpg-agent, which gpg
 /// starts on demand with its socket in GNUPGHOME, is killed when the world goes away.
@@ -17,7 +17,9 @@ final class PasswordStore {
     private(set) var keys: [String] = []
 
     /// `initialise`: pass init with a first key, and pass git init.
-    init(sandbox: Sandbox = try! Sandbox(), passphrase: String? = nil, initialise: Bool = true) throws {
+    /// In `sandbox` when given, else in a new one.
+    init(sandbox: Sandbox? = nil, passphrase: String? = nil, initialise: Bool = true) throws {
+        let sandbox = try sandbox ?? Sandbox()
         self.sandbox = sandbox
         try FileManager.default.createDirectory(atPath: sandbox.root + "/gnupg", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])

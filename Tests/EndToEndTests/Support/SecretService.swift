@@ -255,13 +255,6 @@ final class PrivateSessionBus {
     /// The pid of the keyring daemon this bus was given, nil before `startKeyring`.
     var keyring: pid_t? { keyringPID }
 
-    /// A desktop's bus with gnome-keyring started on it: what most keyring tests begin with.
-    static func withKeyring(sandbox: Sandbox) throws -> PrivateSessionBus {
-        let session = try PrivateSessionBus(sandbox: sandbox, services: .desktop)
-        try session.startKeyring()
-        return session
-    }
-
     /// Starts gnome-keyring-daemon with the login keyring unlocked by `keyringPassword`
     /// (created on first start, in the sandbox's XDG_DATA_HOME), and waits until it owns
     /// the Secret Service's name.

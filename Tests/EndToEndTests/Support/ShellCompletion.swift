@@ -72,41 +72,20 @@ struct ShellCompletion {
     /// shows after typing `line` and TAB, on a pseudo-terminal: bash splits the word being
     /// completed at COMP_WORDBREAKS, which the fixture's `complete.bash` cannot show. The line
     /// is read back by typing `echo LINE:` before it and Enter.
-    func interactiveBash(typing line: String) throws -> (line: String?, run: ProcessResult) {
+    func interactiveBash(typing line: String) throws -> (line: String?, run: TerminalSession) {
         let environment = ["PATH": bin + ":" + Sandbox.searchPath, "XDG_DATA_DIRS": share + ":/usr/share",
                            "TERM": "dumb", "SHELL": "/bin/bash", "PS1": "$ "]
-        let run = try sandbox.run("/usr/bin/python3", ["-c", Self.bashDriver, line], environment: environment, timeout: 60)
-        let text = run.stdoutText.replacingOccurrences(of: "\r", with: "")
+        let steps = [
+            TerminalStep(after: "", pause: 0, text: "bind 'set enable-bracketed-paste off' 2>/dev/null; . /usr/share/bash-completion/bash_completion; echo READY-$((1+1))\n"),
+            // Readline completes at the TAB before it reads on: the rest waits in the terminal.
+            TerminalStep(after: "READY-2", pause: 0, text: line + "\t\u{01}echo LINE: \u{05}\n"),
+            TerminalStep(after: "LINE: ", pause: 0),
+            TerminalStep(after: "\n$ ", pause: 0, text: "exit\n"),
+        ]
+        let run = try sandbox.onTerminal(["bash", "--norc", "--noprofile", "-i"], steps: steps, stdinOnTerminal: true,
+                                         stdoutOnTerminal: true, stderrOnTerminal: true, seconds: 45, environment: environment)
+        let text = run.terminal.replacingOccurrences(of: "\r", with: "")
         let echoed = text.split(separator: "\n").last { $0.hasPrefix("LINE: ") }
         return (echoed.map { String($0.dropFirst("LINE: ".count)) }, run)
     }
-
-    static let bashDriver = #"""
-    import os, pty, select, sys, time
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
-    def read(until, seconds=30):
-        shown, deadline = b"", time.time() + seconds
-        while until not in shown and time.time() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                shown += chunk
-        return shown
-    os.write(fd, b"bind 'set enable-bracketed-paste off' 2>/dev/null; . /usr/share/bash-completion/bash_completion; echo READY-$((1+1))\n")
-    read(b"READY-2")
-    # Readline completes at the TAB before it reads on: the rest waits in the terminal.
-    os.write(fd, sys.argv[1].encode() + b"\t\x01echo LINE: \x05\n")
-    shown = read(b"LINE: ")
-    shown += read(b"\n$ ", 10)
-    os.write(fd, b"exit\n")
-    shown += read(b"never", 5)
-    os.waitpid(pid, 0)
-    sys.stdout.write(shown.decode(errors="replace"))
-    """#
 }

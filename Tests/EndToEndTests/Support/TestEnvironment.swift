@@ -226,6 +226,16 @@ struct SQLiteHelper: CredentialHelper {
         return copy
     }
 
+    /// scrypt's cost in tests: 2^10, milliseconds, where the default (2^17) takes every
+    /// passphrase init, unlock and export a large part of a second and 128 MiB.
+    static let lowScryptCost = ["--scrypt-cost", "10"]
+
+    /// `init --passphrase` with this helper's options (its passphrase file: `with(passphraseFile:)`)
+    /// and scrypt's cost lowered: how the tests make a passphrase-protected store.
+    func initPassphrase() throws -> ProcessResult {
+        try run(options + ["init", "--passphrase"] + Self.lowScryptCost)
+    }
+
     func with(environment extra: [String: String]) -> SQLiteHelper {
         var copy = self
         copy.environment.merge(extra) { $1 }

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+// The worlds most suites start each test from, set up in one place. Swift Testing makes a
+// new suite value for every test, so a suite that conforms to `InSQLiteWorld` or
+// `InKeyringWorld` (and declares `let world`) gets a world of its own per test, exactly
+// once: no more set-up than each suite wrote by hand before. The pass world is
+// `PasswordStore` (a gpg key, pass init, git-credential-pass).
+
+/// git-credential-sqlite in a fresh sandbox, at its default (XDG) places.
+struct SQLiteWorld {
+    let sandbox: Sandbox
+    let helper: SQLiteHelper
+
+    init() throws {
+        sandbox = try Sandbox()
+        helper = sandbox.sqlite()
+    }
+}
+
+/// A suite whose every test starts in a new `SQLiteWorld`: `let world: SQLiteWorld`, and
+/// `sandbox` and `helper` as the tests name them.
+protocol InSQLiteWorld {
+    var world: SQLiteWorld { get }
+    init(world: SQLiteWorld)
+}
+
+extension InSQLiteWorld {
+    init() throws { self.init(world: try SQLiteWorld()) }
+    var sandbox: Sandbox { world.sandbox }
+    var helper: SQLiteHelper { world.helper }
+}
+
+/// A private desktop session: a sandbox, its own session bus and gnome-keyring on it
+/// (started once, unlocked), and the programs that talk to that keyring. The keyring is
+/// the test's own: erase-all and listings see no other test's items.
+struct KeyringWorld {
+    let sandbox: Sandbox
+    let session: PrivateSessionBus
+
+    /// In `sandbox` when given (a test that began without a keyring), else in a new one.
+    init(in sandbox: Sandbox? = nil) throws {
+        self.sandbox = try sandbox ?? Sandbox()
+        session = try PrivateSessionBus(sandbox: self.sandbox, services: .desktop)
+        try session.startKeyring()
+    }
+
+    var secretService: SecretServiceHelper { SecretServiceHelper(sandbox: sandbox, bus: session.bus) }
+    var keyringHelper: KeyringHelper { KeyringHelper(sandbox: sandbox, environment: session.bus.environment) }
+    var secretTool: SecretTool { SecretTool(sandbox: sandbox, bus: session.bus) }
+    /// Other programs writing their items into the keyring, as they write them.
+    var clients: OtherKeyringClients { OtherKeyringClients(sandbox: sandbox, bus: session.bus) }
+}
+
+/// A suite whose every test starts in a new `KeyringWorld`: `let world: KeyringWorld`,
+/// and the world's parts as the tests name them.
+protocol InKeyringWorld {
+    var world: KeyringWorld { get }
+    init(world: KeyringWorld)
+}
+
+extension InKeyringWorld {
+    init() throws { self.init(world: try KeyringWorld()) }
+    var sandbox: Sandbox { world.sandbox }
+    var session: PrivateSessionBus { world.session }
+    var secretService: SecretServiceHelper { world.secretService }
+    var keyringHelper: KeyringHelper { world.keyringHelper }
+    var secretTool: SecretTool { world.secretTool }
+    var clients: OtherKeyringClients { world.clients }
+}
