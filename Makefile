@@ -14,19 +14,17 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # - credential-helpers-libsecret: those that use libsecret.
 # Each name is a hard link of its executable's file, not a symlink: the kernel then names
 # the link that was run (/proc/self/exe), by which configure writes, doctor checks and
-# import finds each program; and credential-curl's rule for the basic-auth-header beside
-# it (a regular file, never a symlink, which anyone can plant in /tmp) holds unchanged.
+# import finds each program.
 # What stands between this and 30 MB (lld link maps): the toolchain's prebuilt archives,
 # 12.5 MB in each executable: the Swift runtime 5.6, FoundationEssentials 4.1 + 0.85 (which
 # the argument parser and swift-crypto import), the Regex libraries 1.33 (referred to by
 # FoundationEssentials' own JSONDecoder, CocoaError and String+Comparison, not by us),
 # Concurrency and dispatch 0.67; then BoringSSL 1.55 and SQLite 1.16 in each. -Osize
 # saved 0.9 MB and made a sqlite get 0.4% more instructions: not taken.
-STATIC_NAMES := git-credential-sqlite git-credential-pass basic-auth-header
+STATIC_NAMES := git-credential-sqlite git-credential-pass basic-auth-header credential-curl
 LIBSECRET_NAMES := git-credential-secretservice git-credential-keyring
 EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
-SCRIPTS := scripts/credential-curl
-COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
+COMMANDS := $(EXECUTABLES)
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -144,7 +142,6 @@ install: $(RELEASE_BINARIES)
 	install -d -m 755 $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	$(call install-names,$(STATIC_NAMES))
 	$(call install-names,$(LIBSECRET_NAMES))
-	install -m 755 $(SCRIPTS) $(BINDIR)/
 	install -m 644 $(MAN_PAGES) $(MANDIR)/
 	install -m 644 $(BASH_COMPLETIONS) $(BASHDIR)/
 	install -m 644 $(ZSH_COMPLETIONS) $(ZSHDIR)/

@@ -10,7 +10,7 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let staticNames = "git-credential-sqlite, git-credential-pass, basic-auth-header"
+    static let staticNames = "git-credential-sqlite, git-credential-pass, basic-auth-header, credential-curl"
     static let libsecretNames = "git-credential-secretservice, git-credential-keyring"
 
     /// The executable (by a name of it in the build), the name it is run by, the names the line lists.

@@ -1,0 +1,87 @@
+import CredentialCore
+
+/// git's credential commands, as credential-curl runs them: outside any repository (the
+/// configuration of a repository, the .git/config of the directory we were started in, an
+/// untrusted checkout, or a hook's GIT_DIR, could name a helper that would be handed the
+/// credential); the global and system configuration, and the caller's `git -c`, apply.
+/// The credential lives in this process's memory and in pipes only.
+enum GitCredentialCalls {
+    static let outsideAnyRepository: [String: String?] = [
+        "GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_COMMON_DIR": nil, "GIT_INDEX_FILE": nil, "GIT_OBJECT_DIRECTORY": nil,
+    ]
+
+    static func git(_ arguments: [String], input: [UInt8]? = nil) -> Subprocess.Result? {
+        Subprocess.run("git", ["-C", "/"] + arguments, input: input, collectErrors: false, environment: outsideAnyRepository)
+    }
+
+    /// git's answer for `url` (its raw bytes, to approve or reject as they are, and as read
+    /// strictly, as git's input is read). Asks with `capability[]=authtype`: a git that
+    /// passes it on (2.46 and later) lets a helper answer a bearer token.
+    static func fill(_ url: [UInt8], shown: String) throws(HelperError) -> (raw: [UInt8], credential: Credential) {
+        let request = Array("capability[]=authtype\nurl=".utf8) + CurlURL.forGit(url) + Array("\n\n".utf8)
+        guard let result = git(["credential", "fill"], input: request), result.status == 0 else {
+            // Which fix fits: no helper at all, or none that holds this URL's credential yet.
+            if git(["config", "--get-all", "credential.helper"])?.status == 0 {
+                throw HelperError(.failure, "git credential fill found no credential for \(shown): no helper holds one yet, and no one could be asked",
+                                  fix: "run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve")
+            }
+            throw HelperError(.failure, "git credential fill found no credential for \(shown), and git has no credential helper",
+                              fix: "configure one (git-credential-keyring configure), or run it in a terminal to be asked")
+        }
+        do {
+            return (result.output, try WireFormat.parse(result.output))
+        } catch {
+            throw HelperError(.failure, "git credential fill answered something that is not git's credential format (\(error.message))",
+                              fix: "check what your credential helpers answer for \(shown)")
+        }
+    }
+
+    /// git credential approve or reject of the answer as git gave it.
+    static func tell(_ action: String, _ raw: [UInt8]) {
+        _ = git(["credential", action], input: raw + [0x0A])
+    }
+}
+
+/// The Authorization header for git's answer: `<authtype> <credential>` when a helper
+/// answered those (a bearer token), else Basic of username and password.
+enum AuthorizationHeader {
+    static func of(_ credential: Credential) throws(HelperError) -> (header: String, scheme: String) {
+        if let authtype = credential.authtype, let token = credential.credential {
+            guard !authtype.bytes.isEmpty, !authtype.bytes.contains(where: { CurlValues.isControl($0) || $0 == 0x20 }),
+                  let scheme = String(validating: authtype.bytes, as: UTF8.self) else {
+                throw HelperError(.failure, "the helper's authtype holds a space or a control character, or is empty, which cannot be one word of a header",
+                                  fix: "check what your credential helpers answer for this URL")
+            }
+            guard !token.bytes.contains(where: CurlValues.isControl), let text = String(validating: token.bytes, as: UTF8.self) else {
+                throw HelperError(.failure, "the helper's credential (for authtype \(Trace.quoted(scheme))) holds a control character, which would add headers to the request",
+                                  fix: "check what your credential helpers answer for this URL")
+            }
+            return ("Authorization: " + scheme + " " + text, scheme)
+        }
+        guard let username = credential.username, let password = credential.password else {
+            throw HelperError(.failure, "git credential fill gave no \(credential.username == nil ? "username" : "password")",
+                              fix: "check what your credential helpers answer for this URL")
+        }
+        do {
+            return ("Authorization: " + (try BasicAuth.headerValue(username: username, password: password)), "Basic")
+        } catch {
+            throw HelperError(.usage, error.message, fix: "a Basic credential cannot carry it; use another credential")
+        }
+    }
+
+    /// A curl config string: double quotes, with backslash and double quote escaped, and a
+    /// line break or carriage return (which would end the line) as \n and \r, which curl
+    /// turns back.
+    static func curlQuoted(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        for byte in bytes {
+            switch byte {
+            case 0x5C, 0x22: out += [0x5C, byte]
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            default: out.append(byte)
+            }
+        }
+        return out + [0x22]
+    }
+}
