@@ -190,7 +190,9 @@ public enum Subprocess {
         }
         if input.fd >= 0 && input.bytes.isEmpty { closeInput() }
         var chunk = [UInt8](repeating: 0, count: 16384)
-        while fds[0].fd >= 0 || fds[1].fd >= 0 {
+        // Until the input is written too: a child may close its stdout before it reads
+        // (`exec cat >FILE`), and must still get all of it.
+        while fds[0].fd >= 0 || fds[1].fd >= 0 || fds[2].fd >= 0 {
             if fds[2].fd >= 0 && fds[2].revents != 0 {
                 let count = input.bytes.withUnsafeBytes { write(fds[2].fd, $0.baseAddress! + written, $0.count - written) }
                 if count > 0 { written += count }

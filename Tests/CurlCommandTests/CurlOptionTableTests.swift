@@ -156,7 +156,12 @@ import Testing
     }
 
     @Test func oneURLOnly() {
-        #expect(Self.refusal(["http://alice:pw@127.0.0.2/"]) == "credential-curl: http://alice:<redacted>@127.0.0.2/ is a second URL, and curl would send the credential to each. Fix: give one URL, and run credential-curl once per URL")
+        do throws(HelperError) {
+            _ = try CurlArguments.read([Self.url, Array("http://alice:pw\u{1}x@127.0.0.2/".utf8)])
+            Issue.record("two URLs were taken")
+        } catch {
+            #expect(error.line(program: "credential-curl") == "credential-curl: http://alice:<redacted>@127.0.0.2/ is a second URL, and curl would send the credential to each. Fix: give one URL, and run credential-curl once per URL")
+        }
         #expect(Self.refusal(["-e"]).map { $0.hasPrefix("credential-curl: no URL given: the last argument is the value of -e.") } == true)
         do throws(HelperError) {
             _ = try CurlArguments.read([Array("-s".utf8)])

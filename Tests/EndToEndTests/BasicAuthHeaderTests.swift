@@ -129,7 +129,7 @@ import Testing
                                      environment: ["GIT_CREDENTIAL_TRACE": trace])
         #expect(result.exitCode == 2 && result.stdout.isEmpty && result.stderrLines.count == 1, "\(result)")
         #expect(result.stderrText.hasPrefix("basic-auth-header: ") && result.stderrText.contains("--credential-curl-trace"), "\(result)")
-        #expect(!Output(bytes: contents(of: trace) ?? []).lines.contains { $0.contains("credential-curl") }, "traced as credential-curl")
+        #expect(!Output(bytes: contents(of: trace) ?? []).lines.contains { $0.contains(" credential-curl: ") }, "traced as credential-curl")
     }
 }
 

@@ -13,7 +13,15 @@ enum SourceTree {
     /// credential-curl, a program of the built credential-helpers executable (its name in
     /// the build directory, as `make names` links it); named here since CredentialCurlTests
     /// names it so from the days it was a script of the source tree.
-    static var credentialCurl: String { BuiltProducts.directory + "/credential-curl" }
+    /// By SwiftPM's short name for the build directory (.build/debug, a link to the
+    /// platform's) when the programs are there: a test finds it in ps by the first 60
+    /// characters of its command line.
+    static var credentialCurl: String {
+        let short = root + "/.build/debug"
+        let sameDirectory = (try? FileManager.default.destinationOfSymbolicLink(atPath: short))
+            .map { (short as NSString).deletingLastPathComponent + "/" + $0 == BuiltProducts.directory } ?? false
+        return (sameDirectory ? short : BuiltProducts.directory) + "/credential-curl"
+    }
     static var basicAuthServer: String { root + "/Tests/Fixtures/basic_auth_server.py" }
 }
 
