@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// scripts/credential-curl with real curl and real git against the local Basic-auth server,
+/// credential-curl with real curl and real git against the local Basic-auth server,
 /// git-credential-sqlite configured as the helper (~/.gitconfig of the sandbox).
 @Suite struct CredentialCurlTests {
     let machine: ClientMachine

@@ -12,13 +12,14 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header"]
-    static let commands = executables + ["credential-curl"]
+    static let executables = ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header",
+                              "credential-curl"]
+    static let commands = executables
     /// Linked with no shared library at all (Package.swift: staticPIE).
-    static let staticPIEs: Set<String> = ["git-credential-sqlite", "git-credential-pass", "basic-auth-header"]
+    static let staticPIEs: Set<String> = ["git-credential-sqlite", "git-credential-pass", "basic-auth-header", "credential-curl"]
     /// The names of each executable (Makefile: STATIC_NAMES, LIBSECRET_NAMES), installed as
     /// hard links of one file.
-    static let executableNames = [["git-credential-sqlite", "git-credential-pass", "basic-auth-header"], ["git-credential-secretservice", "git-credential-keyring"]]
+    static let executableNames = [["git-credential-sqlite", "git-credential-pass", "basic-auth-header", "credential-curl"], ["git-credential-secretservice", "git-credential-keyring"]]
 
     /// Every file install puts under PREFIX, and its mode.
     static let tree: [String: Int] = {
@@ -188,7 +189,7 @@ import Testing
         let cheap = try sandbox.run(bin + "git-credential-sqlite", ["--db", sandbox.root + "/cheap.db", "init", "--passphrase", "--scrypt-cost", "1"],
                                     environment: environment)
         #expect(cheap.exitCode != 0 && cheap.stderrText.contains("below 15") && !fileExists(sandbox.root + "/cheap.db"), "\(cheap)")
-        // Run by its full path without bin on PATH (cron, env -i): it finds basic-auth-header beside it.
+        // Run by its full path without bin on PATH (cron, env -i): a program of the executable, it needs nothing else.
         let curl = try sandbox.run(bin + "credential-curl", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(curl.exitCode == 0 && curl.stderr.isEmpty && curl.stdoutText.hasPrefix("credential-curl "), "\(curl)")
         let header = try sandbox.run(bin + "basic-auth-header", [], input: credential, environment: environment)
