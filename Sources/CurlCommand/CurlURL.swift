@@ -31,6 +31,14 @@ public enum CurlURL {
             throw HelperError(.usage, "the host name in '\(shown)' is not ASCII, which curl maps to another name (IDNA) and git does not",
                               fix: "write it in ASCII (punycode, xn--...)")
         }
+        // Whatever else git reads otherwise (its user part ends at the first @, curl's at
+        // the last): git would be asked for another host's credential, or prompt for it.
+        let gitsHost = (try? CredentialURL.parse(Value(forGit(url))))?.host?.bytes.map(lowercased)
+        let cursHost = authority.map(lowercased)
+        guard let gitsHost, gitsHost.elementsEqual(cursHost) else {
+            throw HelperError(.usage, "git reads the host of '\(shown)' as \(gitsHost.map { String(decoding: $0, as: UTF8.self) } ?? "none"), curl as \(String(decoding: cursHost, as: UTF8.self)): the credential git gives would be for another host",
+                              fix: "percent-encode an @ or : of the user name or password (%40, %3A), or leave them out of the URL")
+        }
     }
 
     /// The URL as git's credential lookup is asked for it: the scheme in lower case, as

@@ -18,6 +18,9 @@ enum GitCredentialCalls {
     /// strictly, as git's input is read). Asks with `capability[]=authtype`: a git that
     /// passes it on (2.46 and later) lets a helper answer a bearer token.
     static func fill(_ url: [UInt8], shown: String) throws(HelperError) -> (raw: [UInt8], credential: Credential) {
+        guard Subprocess.which("git") != nil else {
+            throw HelperError(.failure, "git is not installed (not on PATH), and it is what gives the credential", fix: "apt-get install git")
+        }
         let request = Array("capability[]=authtype\nurl=".utf8) + CurlURL.forGit(url) + Array("\n\n".utf8)
         guard let result = git(["credential", "fill"], input: request), result.status == 0 else {
             // Which fix fits: no helper at all, or none that holds this URL's credential yet.

@@ -182,4 +182,33 @@ import Testing
             #expect(error.message.hasPrefix("-H host would"))
         }
     }
+
+    /// The URL's origin as curl compares them, and the URL checks: a scheme in any case;
+    /// what git and curl would read as two hosts is refused.
+    @Test(arguments: [
+        ("HTTP://Example.COM/x", "http://example.com:80"), ("https://h:0443/", "https://h:443"), ("http://[::1]:8/", "http://[::1]:8"),
+        ("http://a:b@h:1/p?q#f", "http://h:1"), ("ftp://h/", nil), ("http://{a,b}/", nil), ("http://h:x/", nil), ("http:///x", nil),
+    ] as [(String, String?)])
+    func origins(url: String, origin: String?) {
+        #expect(CurlURL.origin(Array(url.utf8)) == origin)
+    }
+
+    @Test(arguments: [
+        ("HTTPS://h/x", nil),
+        ("http://h/a b", "the URL 'http://h/a b' holds a space or a control character"),
+        ("ftp://h/", "the URL must be http:// or https://"),
+        ("http://", "the URL must be http:// or https://"),
+        ("http://[1-2]/", "'http://[1-2]/' names no host and port"),
+        ("http://%68/", "the host name in 'http://%68/' is percent-encoded"),
+        ("http://\u{24DB}/", "the host name in 'http://\u{24DB}/' is not ASCII"),
+        ("http://a@b@h/", "git reads the host of 'http://a@b@h/' as b@h, curl as h"),
+    ] as [(String, String?)])
+    func urlChecks(url: String, refusal: String?) {
+        do throws(HelperError) {
+            try CurlURL.check(Array(url.utf8))
+            #expect(refusal == nil)
+        } catch {
+            #expect(refusal.map { error.message.hasPrefix($0) } == true, "\(error.message)")
+        }
+    }
 }
