@@ -36,10 +36,10 @@ struct CurlProcess {
 
     static func run(_ curl: String, request: CurlRequest, header: String) throws(HelperError) -> CurlProcess {
         let marker = try marker()
-        let config = Array("header = ".utf8) + AuthorizationHeader.curlQuoted(Array(header.utf8)) + [0x0A]
-            + Array("write-out = ".utf8)
-            + AuthorizationHeader.curlQuoted(request.writeOut + Array("%{stderr}".utf8) + marker + Array(" response %{http_code} %{url_effective} ".utf8) + marker + [0x0A])
-            + [0x0A]
+        // The caller's format first; ours after %{stderr}, on a line of its own.
+        let config = CurlConfig.line("header", Array(header.utf8))
+            + CurlConfig.line("write-out", request.writeOut + Array("%{stderr}".utf8) + marker
+                + Array(" response %{http_code} %{url_effective} ".utf8) + marker + [0x0A])
         var configPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
         guard pipe(&configPipe) == 0 else { throw cannotStart(curl) }
         guard pipe(&errorPipe) == 0 else { throw cannotStart(curl) }

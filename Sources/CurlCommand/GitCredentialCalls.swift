@@ -71,20 +71,4 @@ enum AuthorizationHeader {
             throw HelperError(.usage, error.message, fix: "a Basic credential cannot carry it; use another credential")
         }
     }
-
-    /// A curl config string: double quotes, with backslash and double quote escaped, and a
-    /// line break or carriage return (which would end the line) as \n and \r, which curl
-    /// turns back.
-    static func curlQuoted(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x22]
-        for byte in bytes {
-            switch byte {
-            case 0x5C, 0x22: out += [0x5C, byte]
-            case 0x0A: out += Array(#"\n"#.utf8)
-            case 0x0D: out += Array(#"\r"#.utf8)
-            default: out.append(byte)
-            }
-        }
-        return out + [0x22]
-    }
 }

@@ -51,13 +51,8 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
         do { header = "Authorization: " + (try BasicAuth.headerValue(username: username, password: password)) } catch {
             throw HelperError(.usage, error.message, fix: "a Basic credential cannot carry it; use another credential")
         }
-        SystemIO.writeAll(1, (curlConfig ? "header = " + Self.curlQuoted(header) : header) + "\n")
+        _ = SystemIO.writeAll(1, curlConfig ? CurlConfig.line("header", Array(header.utf8)) : Array((header + "\n").utf8))
         // Redacted (the Basic blob) unless secrets are asked for: see Trace.
         Trace.note("wrote " + (curlConfig ? "a curl config line for " : "") + Trace.quoted(header))
-    }
-
-    /// A curl config string: double quotes, with backslash and double quote escaped.
-    static func curlQuoted(_ text: String) -> String {
-        "\"" + text.flatMap { $0 == "\\" || $0 == "\"" ? "\\\($0)" : "\($0)" } + "\""
     }
 }
