@@ -80,7 +80,7 @@ deps-test:
 #   our own SQL and a database that PrivateFiles has checked is the user's own, in the
 #   user's own directories: a malicious database needs write access to it, which is
 #   already everything. libsecret, GLib and libc stay shared for the two helpers that
-#   use the desktop; git-credential-sqlite and basic-auth-header are static PIEs, libc
+#   use the desktop; git-credential-sqlite, -pass, basic-auth-header and credential-curl are static PIEs, libc
 #   included (Package.swift: staticPIE; a get 2.49M -> 1.99M instructions).
 # - How: STATIC_LIBS holds only archives (linked to the system's) and an sqlite3.pc that
 #   points -lsqlite3 there, found first through PKG_CONFIG_PATH; -lstdc++ and -lkeyutils
