@@ -10,13 +10,10 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 # Which program is a name of which executable: packaging/programs, the one list of them.
 PROGRAMS := packaging/programs
 programs-of = $(shell awk '!/^\#/ && $$2 == "$(1)" { print $$1 }' $(PROGRAMS))
-# credential-curl is listed there as a program of credential-helpers; while it is still
-# the script, it is installed from scripts/ and not linked.
-SCRIPTS := scripts/credential-curl
-STATIC_NAMES := $(filter-out $(notdir $(SCRIPTS)),$(call programs-of,credential-helpers))
-LIBSECRET_NAMES := $(filter-out $(notdir $(SCRIPTS)),$(call programs-of,credential-helpers-libsecret))
+STATIC_NAMES := $(call programs-of,credential-helpers)
+LIBSECRET_NAMES := $(call programs-of,credential-helpers-libsecret)
 EXECUTABLES := $(STATIC_NAMES) $(LIBSECRET_NAMES)
-COMMANDS := $(EXECUTABLES) $(notdir $(SCRIPTS))
+COMMANDS := $(EXECUTABLES)
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -105,7 +102,6 @@ install: $(RELEASE_BINARIES)
 	install -d -m 755 $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	$(call install-names,$(STATIC_NAMES))
 	$(call install-names,$(LIBSECRET_NAMES))
-	install -m 755 $(SCRIPTS) $(BINDIR)/
 	install -m 644 $(MAN_PAGES) $(MANDIR)/
 	install -m 644 $(BASH_COMPLETIONS) $(BASHDIR)/
 	install -m 644 $(ZSH_COMPLETIONS) $(ZSHDIR)/

@@ -75,8 +75,10 @@ let package = Package(
         // pass and gpg run as processes: no library of the desktop.
         .target(name: "PassStore", dependencies: ["CredentialCore"]),
         .target(name: "PassCommands", dependencies: ["HelperCommand", "TransferCommands", "PassStore"]),
-        // git-credential-sqlite, git-credential-pass and basic-auth-header: no library of the desktop, a static PIE.
-        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands"], linkerSettings: staticPIE),
+        // credential-curl: curl with git's credential, its options an allow-list table.
+        .target(name: "CurlCommand", dependencies: ["HelperCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // git-credential-sqlite, git-credential-pass, basic-auth-header and credential-curl: no library of the desktop, a static PIE.
+        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands", "CurlCommand"], linkerSettings: staticPIE),
         // git-credential-secretservice and git-credential-keyring: libsecret, linked dynamically.
         .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands"]),
         .testTarget(
@@ -90,6 +92,8 @@ let package = Package(
         .testTarget(name: "SecretServiceStoreTests", dependencies: ["SecretServiceStore", "CSecretService", .product(name: "Crypto", package: "swift-crypto")]),
         // Unit tests, no process: the shared rules of the helpers' commands.
         .testTarget(name: "HelperCommandTests", dependencies: ["HelperCommand", "SQLiteCommands", "CredentialCore"]),
+        // credential-curl's option table and argument rules, without a process.
+        .testTarget(name: "CurlCommandTests", dependencies: ["CurlCommand", "CredentialCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
         // Unit tests, no process: the logic of a backend's or a command's own target.
         .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "CredentialCore"]),

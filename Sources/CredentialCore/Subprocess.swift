@@ -41,7 +41,7 @@ public enum Subprocess {
     /// --max-output, and after a broken pipe, until it is killed).
     public static func run(_ program: String, _ arguments: [String], input: [UInt8]? = nil,
                            collectErrors: Bool = true, limit: Int = 1 << 30,
-                           environment: [String: String] = [:], timeoutSeconds: Double? = nil) -> Result? {
+                           environment: [String: String?] = [:], timeoutSeconds: Double? = nil) -> Result? {
         let directories = searchDirectories
         guard let path = program.contains("/") ? program : which(program, in: directories) else {
             errno = ENOENT
@@ -52,39 +52,14 @@ public enum Subprocess {
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
             return nil
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        if collectErrors { posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2) }
-        if input != nil { posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0) }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        if timeoutSeconds != nil {
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        var changes: [String: String?] = environment
-        let searchPath = directories.joined(separator: ":")
-        if SystemIO.environment("PATH") != searchPath { changes["PATH"] = searchPath }
-        // A file bash (pass) or sh reads at start, named relative to the current directory:
-        // the repository git works in would give its own (as a relative PATH entry would).
-        for variable in ["BASH_ENV", "ENV"] where SystemIO.environment(variable).map({ !$0.hasPrefix("/") }) ?? false && changes[variable] == nil {
-            changes[variable] = .some(nil)
-        }
-        let variables = changes.isEmpty ? nil : mergedEnvironment(changes)
-        defer { variables?.forEach { free($0) } }
-        var pid: pid_t = 0
-        // posix_spawn, not posix_spawnp: the path is found already, and spawnp would search
-        // PATH's empty entries (the current directory) for a name.
-        let spawned = variables.map { posix_spawn(&pid, path, &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        var descriptors = [(outPipe[1], Int32(1))]
+        if collectErrors { descriptors.append((errPipe[1], 2)) }
+        if input != nil { descriptors.append((inPipe[0], 0)) }
+        let started = spawn(path, ([program] + arguments).map { Array($0.utf8) }, descriptors: descriptors,
+                            environment: environment, directories: directories, ownProcessGroup: timeoutSeconds != nil)
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
         defer { for fd in [outPipe[0], errPipe[0], inPipe[1]] where fd >= 0 { close(fd) } }
-        guard spawned == 0 else { return nil }
+        guard let pid = started else { return nil }
         let group = timeoutSeconds != nil
         if group { Running.group = pid }
         defer { if group { Running.group = 0 } }
@@ -103,6 +78,52 @@ public enum Subprocess {
         result.timedOut = ending == .late
         result.overflowed = ending == .overflowed
         return result
+    }
+
+    /// Starts the program at `path` (found already: `which`) with `argv` (argv[0] first, as
+    /// bytes: a caller's argument need not be UTF-8), each `descriptors` pair (ours, the
+    /// child's) duplicated into the child, every other descriptor as this process has it
+    /// (the caller's standard ones, unless replaced). The child's environment is the
+    /// trusted-PATH rule's: PATH is `searchDirectories` (`directories` when the caller
+    /// computed them already), a relative BASH_ENV or ENV is removed, and `environment`
+    /// sets variables (nil: removes one). `nil` when it cannot start.
+    public static func spawn(_ path: String, _ argv: [[UInt8]], descriptors: [(Int32, Int32)],
+                             environment: [String: String?] = [:], directories: [String]? = nil,
+                             ownProcessGroup: Bool = false) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (ours, theirs) in descriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }
+        let arguments: [UnsafeMutablePointer<CChar>?] = argv.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer { arguments.forEach { $0?.deallocate() } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        var changes = environment
+        let searchPath = (directories ?? searchDirectories).joined(separator: ":")
+        if SystemIO.environment("PATH") != searchPath { changes["PATH"] = searchPath }
+        // A file bash (pass) or sh reads at start, named relative to the current directory:
+        // the repository git works in would give its own (as a relative PATH entry would).
+        for variable in ["BASH_ENV", "ENV"] where SystemIO.environment(variable).map({ !$0.hasPrefix("/") }) ?? false && changes[variable] == nil {
+            changes[variable] = .some(nil)
+        }
+        let variables = changes.isEmpty ? nil : mergedEnvironment(changes)
+        defer { variables?.forEach { free($0) } }
+        var pid: pid_t = 0
+        // posix_spawn, not posix_spawnp: the path is found already, and spawnp would search
+        // PATH's empty entries (the current directory) for a name.
+        let spawned = variables.map { posix_spawn(&pid, path, &actions, &attributes, arguments, $0) }
+            ?? posix_spawn(&pid, path, &actions, &attributes, arguments, environ)
+        return spawned == 0 ? pid : nil
     }
 
     /// The process group of the bounded child running now (0: none), for `exit(afterSeconds:)`.
@@ -169,7 +190,9 @@ public enum Subprocess {
         }
         if input.fd >= 0 && input.bytes.isEmpty { closeInput() }
         var chunk = [UInt8](repeating: 0, count: 16384)
-        while fds[0].fd >= 0 || fds[1].fd >= 0 {
+        // Until the input is written too: a child may close its stdout before it reads
+        // (`exec cat >FILE`), and must still get all of it.
+        while fds[0].fd >= 0 || fds[1].fd >= 0 || fds[2].fd >= 0 {
             if fds[2].fd >= 0 && fds[2].revents != 0 {
                 let count = input.bytes.withUnsafeBytes { write(fds[2].fd, $0.baseAddress! + written, $0.count - written) }
                 if count > 0 { written += count }

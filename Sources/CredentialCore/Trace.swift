@@ -118,6 +118,9 @@ public enum Trace {
     /// Whether secrets are hidden: always, unless tracing to a safe place was asked to show them.
     public static var redacts: Bool { sink?.redacts != false }
 
+    /// Whether lines are written (tracing asked for, and started without a warning).
+    public static var isOn: Bool { sink != nil }
+
     /// A secret as the trace shows it: `<redacted>`, or escaped when secrets are wanted.
     public static func secret(_ value: Value, redacting: Bool = redacts) -> String {
         redacting ? redacted : quoted(value.bytes)

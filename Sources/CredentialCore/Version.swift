@@ -1,6 +1,5 @@
 /// The version of everything this package installs: the one place it is written. Each
-/// executable's `--version` prints it (the argument parser's, from `Version.line`), and
-/// scripts/credential-curl asks basic-auth-header, which it runs anyway, for it.
+/// executable's `--version` prints it (the argument parser's, from `Version.line`).
 public enum Version {
     public static let number = "0.1.0"
 

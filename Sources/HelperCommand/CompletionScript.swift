@@ -25,7 +25,7 @@ enum CompletionScript {
     static func literal(_ script: String, shell: CompletionShell, name: String) throws -> String {
         switch shell {
         case .bash: return try bashKeepingHostAndPortOneWord(bashTakingCustomCompletionsLiterally(script, name: name), name: name)
-        case .zsh: return try zshQuotingHistoryExpansion(script)
+        case .zsh: return zshWithOneRestArgument(try zshQuotingHistoryExpansion(script))
         default: return script  // fish's `complete -a "(...)"` inserts what it is given, quoted
         }
     }
@@ -109,6 +109,30 @@ enum CompletionScript {
             }
 
             """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), at: registration)
+        return lines.joined(separator: "\n")
+    }
+
+    /// zsh's _arguments completes nothing when given two rest arguments ("doubled rest
+    /// argument definition"): a command with a variadic argument of its own (credential-curl)
+    /// also got the `(-)*:: :->arg` of the argument parser's implicit `help` subcommand.
+    /// Such a command keeps its own; `help` is then not completed, which --help spares.
+    static func zshWithOneRestArgument(_ script: String) -> String {
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let code = lines.map { String($0.drop { $0 == " " }) }
+        var doubled: [Int] = [], open: Int?
+        // Each function's `local -ar arg_specs=(` ... `)` on its own.
+        for index in lines.indices {
+            if code[index].hasSuffix("local -ar arg_specs=(") {
+                open = index
+            } else if let start = open, code[index] == ")" {
+                let block = (start + 1)..<index
+                if block.contains(where: { code[$0].hasPrefix("'*:") }) {
+                    doubled += block.filter { code[$0] == "'(-): :->command'" || code[$0] == "'(-)*:: :->arg'" }
+                }
+                open = nil
+            }
+        }
+        for index in doubled.reversed() { lines.remove(at: index) }
         return lines.joined(separator: "\n")
     }
 

@@ -1,3 +1,4 @@
+import CurlCommand
 import HelperCommand
 import PassCommands
 import SQLiteCommands
@@ -8,4 +9,5 @@ var programs = MultiCall()
 programs.run("git-credential-sqlite") { HelperRunner.main(SQLiteHelper.self) }
 programs.run("git-credential-pass") { HelperRunner.main(PassHelper.self) }
 programs.run("basic-auth-header") { BasicAuthHeaderCommand.start() }
+programs.run("credential-curl") { CredentialCurl.start() }
 programs.refuseOtherNames()

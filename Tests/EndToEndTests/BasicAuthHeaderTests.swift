@@ -118,30 +118,18 @@ import Testing
         }
     }
 
-    // MARK: credential-curl's trace lines (the hidden --credential-curl-trace mode)
+    // MARK: No hidden mode
 
-    /// One line as credential-curl: the text as it is, each value (between NULs) quoted as
-    /// every trace quotes values, and nothing in stdout; exit 0 when traced.
-    @Test func writesCredentialCurlsTraceLines() throws {
+    /// The mode credential-curl's script traced through is gone (credential-curl traces
+    /// itself: CredentialCurlMoreTests): the flag is an unknown option, refused in one
+    /// line, and nothing is traced or printed.
+    @Test func theCredentialCurlTraceModeIsGone() throws {
         let trace = sandbox.root + "/trace"
-        let message = Array("url \0http://x/a b\u{202E}\0 then\0plain".utf8)
-        let result = try sandbox.run(BuiltProducts.basicAuthHeader, ["--credential-curl-trace"], input: message,
+        let result = try sandbox.run(BuiltProducts.basicAuthHeader, ["--credential-curl-trace"], input: Array("url \0http://x/\0".utf8),
                                      environment: ["GIT_CREDENTIAL_TRACE": trace])
-        #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
-        let lines = Output(bytes: contents(of: trace) ?? []).lines
-        #expect(lines.count == 1 && lines[0].contains(/^\d\d:\d\d:\d\d\.\d{6} credential-curl: url "http:\/\/x\/a b\\342\\200\\256" thenplain$/),
-                "\(lines)")
-    }
-
-    /// Tracing off, or a trace it cannot open (a relative path: one warning): exit 1, so
-    /// that the script stops asking.
-    @Test(arguments: ["0", "relative.trace"])
-    func saysWhenNothingIsTraced(value: String) throws {
-        let result = try sandbox.run(BuiltProducts.basicAuthHeader, ["--credential-curl-trace"], input: Array("a step".utf8),
-                                     environment: ["GIT_CREDENTIAL_TRACE": value])
-        #expect(result.exitCode == 1 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderrLines.count == (value == "0" ? 0 : 1), "\(result)")
-        #expect(result.stderrLines.allSatisfy { $0.hasPrefix("credential-curl: warning: ") }, "\(result)")
+        #expect(result.exitCode == 2 && result.stdout.isEmpty && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.hasPrefix("basic-auth-header: ") && result.stderrText.contains("--credential-curl-trace"), "\(result)")
+        #expect(!Output(bytes: contents(of: trace) ?? []).lines.contains { $0.contains(" credential-curl: ") }, "traced as credential-curl")
     }
 }
 

@@ -12,9 +12,9 @@ import Testing
 
     init() throws { sandbox = try Sandbox() }
 
-    /// Every program of packaging/programs that is a name of an executable, and every program.
-    static let executables = ProgramTable.executableNames
-    static let commands = ProgramTable.names
+    /// Every program of packaging/programs.
+    static let executables = ProgramTable.names
+    static let commands = executables
     /// Linked with no shared library at all (Package.swift: staticPIE).
     static let staticPIEs = Set(ProgramTable.names(of: "credential-helpers"))
     /// The names of each executable (Makefile: STATIC_NAMES, LIBSECRET_NAMES), installed as
@@ -189,7 +189,7 @@ import Testing
         let cheap = try sandbox.run(bin + "git-credential-sqlite", ["--db", sandbox.root + "/cheap.db", "init", "--passphrase", "--scrypt-cost", "1"],
                                     environment: environment)
         #expect(cheap.exitCode != 0 && cheap.stderrText.contains("below 15") && !fileExists(sandbox.root + "/cheap.db"), "\(cheap)")
-        // Run by its full path without bin on PATH (cron, env -i): it finds basic-auth-header beside it.
+        // Run by its full path without bin on PATH (cron, env -i): a program of the executable, it needs nothing else.
         let curl = try sandbox.run(bin + "credential-curl", ["--version"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(curl.exitCode == 0 && curl.stderr.isEmpty && curl.stdoutText.hasPrefix("credential-curl "), "\(curl)")
         let header = try sandbox.run(bin + "basic-auth-header", [], input: credential, environment: environment)

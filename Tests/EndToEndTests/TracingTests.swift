@@ -467,9 +467,8 @@ struct TraceOutput {
         #expect(permissions(of: traceFile) == 0o600)
         var expected = ["credential-curl: url \(server.url("/echo"))",
                         "credential-curl: git credential fill gave a credential for username=alice",
-                        "credential-curl: basic-auth-header made the Authorization header (never traced)",
-                        "git-credential-sqlite: get: answered username=alice password=<redacted>",
-                        #"basic-auth-header: wrote a curl config line for "Authorization: Basic <redacted>""#]
+                        "credential-curl: made the Authorization header (Basic, never traced); curl gets it on a pipe",
+                        "git-credential-sqlite: get: answered username=alice password=<redacted>"]
         expected += wrongPassword
             ? ["credential-curl: curl exited with 0; last response: HTTP 401 from \(server.url("/echo"))",
                "credential-curl: rejecting the credential", "git-credential-sqlite: erase: erased 1 item"]
@@ -483,7 +482,7 @@ struct TraceOutput {
         trace.expectNone(of: secrets + ["stale-\(password)", Data("alice:stale-\(password)".utf8).base64EncodedString()])
     }
 
-    /// Descriptors the script uses itself (3, 4, 5) still work as trace descriptors, for
+    /// Descriptors the script used itself (3, 4, 5; credential-curl gives curl its config on 3) still work as trace descriptors, for
     /// the helpers of the approve at the end too; stderr works; a relative path warns once.
     @Test(arguments: ["3", "4", "5", "2", "trace.log"])
     func credentialCurlModes(value: String) throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--version` on every executable prints `NAME VERSION`, the version written in one place,
-/// Sources/CredentialCore/Version.swift; credential-curl asks basic-auth-header for it.
+/// Sources/CredentialCore/Version.swift; credential-curl too, a program of the same executable.
 @Suite struct VersionTests {
     let sandbox: Sandbox
 
@@ -31,11 +31,13 @@ import Testing
         #expect(result.stdoutText == "credential-curl \(try Self.written())\n", "\(result)")
     }
 
-    /// Without basic-auth-header (which it needs for any request) it cannot know the version: one line says so.
-    @Test func credentialCurlWithoutBasicAuthHeaderSaysWhy() throws {
-        let result = try sandbox.run(SourceTree.credentialCurl, ["--version"])
-        #expect(result.exitCode == 2 && result.stdout.isEmpty, "\(result)")
-        #expect(result.stderrLines.count == 1 && result.stderrText.hasPrefix("credential-curl: basic-auth-header is neither beside credential-curl (")
-                && result.stderrText.contains(". Fix: "), "\(result)")
+    /// It knows its version itself: no other program (basic-auth-header, as the script
+    /// needed) need be on PATH, nor PATH at all.
+    @Test func credentialCurlNeedsNoOtherProgramForItsVersion() throws {
+        for environment in [["PATH": "/usr/bin:/bin"], ["PATH": ""]] {
+            let result = try sandbox.run(SourceTree.credentialCurl, ["--version"], environment: environment)
+            #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(environment): \(result)")
+            #expect(result.stdoutText == "credential-curl \(try Self.written())\n", "\(result)")
+        }
     }
 }

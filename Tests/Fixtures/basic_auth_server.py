@@ -23,9 +23,14 @@ Every path demands that credential. Without it, or with another one: 401 and
                           302 to http://127.0.0.2:PORT/landed (or /denied), a listener of ours there.
   /redirect-other-port[/denied]
                           302 to http://127.0.0.1:OTHER_PORT/landed (or /denied), another listener.
+  /request-line           200, the request line as the server read it (a query's bytes).
   /git/...                `git http-backend` as CGI, GIT_PROJECT_ROOT the --git-root, every
                           repository exported, push (receive-pack) allowed, REMOTE_USER the user.
   anything else           404.
+/bearer asks for a bearer token instead: `Authorization: Bearer TOKEN`, where TOKEN is the
+password part of the credential file; 200 `bearer ok` with it, else 401 with a Bearer
+challenge. The Authorization header it got (any, or none) is written to the record file
+with `.authorization` added to its name.
 With --response-delay, every authenticated answer waits that long first (so that a test
 sampling the processes of its clients sees them running).
 On /echo, the decoded bytes of any Basic credential received (right or wrong) are written to
@@ -158,8 +163,22 @@ class AuthHandler(Handler):
         except (binascii.Error, ValueError):
             return None
 
+    def bearer(self):
+        header = self.headers.get("Authorization", "").encode("latin-1", "replace")
+        write_file(Settings.record_file + ".authorization", header)
+        with open(Settings.credential_file, "rb") as credential_file:
+            token = credential_file.read().split(b":", 1)[-1]
+        if header != b"Bearer " + token:
+            log("401 for /bearer: " + ("no credential" if not header else "wrong credential"))
+            self.answer(401, b"authentication required\n", [("WWW-Authenticate", 'Bearer realm="test"')])
+        else:
+            self.answer(200, b"bearer ok\n")
+
     def route(self, body):
         path = self.path.split("?", 1)[0]
+        if path == "/bearer":
+            self.bearer()
+            return
         received = self.received_credential()
         if path == "/echo" and received is not None:
             write_file(Settings.record_file, received)
@@ -173,6 +192,8 @@ class AuthHandler(Handler):
         time.sleep(Settings.response_delay)
         if path == "/echo":
             self.answer(200, body, [("Content-Type", "application/octet-stream")])
+        elif path == "/request-line":
+            self.answer(200, self.requestline.encode("latin-1", "replace") + b"\n")
         elif redirect_target(path):
             self.answer(302, b"", [("Location", redirect_target(path))])
         elif (path == "/git" or path.startswith("/git/")) and Settings.git_root:

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Files of the source tree that the tests run as they are: the curl wrapper, the fixtures.
+/// Files of the source tree that the tests run as they are: the fixtures.
 enum SourceTree {
     /// The package's root, found from this file's place in it (Tests/EndToEndTests/Support).
     static let root: String = {
@@ -10,7 +10,18 @@ enum SourceTree {
         return url.path
     }()
 
-    static var credentialCurl: String { root + "/scripts/credential-curl" }
+    /// credential-curl, a program of the built credential-helpers executable (its name in
+    /// the build directory, as `make names` links it); named here since CredentialCurlTests
+    /// names it so from the days it was a script of the source tree.
+    /// By SwiftPM's short name for the build directory (.build/debug, a link to the
+    /// platform's) when the programs are there: a test finds it in ps by the first 60
+    /// characters of its command line.
+    static var credentialCurl: String {
+        let short = root + "/.build/debug"
+        let sameDirectory = (try? FileManager.default.destinationOfSymbolicLink(atPath: short))
+            .map { (short as NSString).deletingLastPathComponent + "/" + $0 == BuiltProducts.directory } ?? false
+        return (sameDirectory ? short : BuiltProducts.directory) + "/credential-curl"
+    }
     static var basicAuthServer: String { root + "/Tests/Fixtures/basic_auth_server.py" }
 }
 
@@ -76,6 +87,9 @@ final class BasicAuthServer {
 
     /// The decoded bytes of the last Basic credential sent to `/echo`, nil before any.
     var receivedCredential: [UInt8]? { contents(of: recordFile) }
+
+    /// The Authorization header the last request to `/bearer` carried ("" for none), nil before any.
+    var receivedAuthorization: String? { contents(of: recordFile + ".authorization").map { String(decoding: $0, as: UTF8.self) } }
 
     /// The header blocks of every request that reached the listeners behind the redirects.
     var requestsElsewhere: String { String(decoding: contents(of: elsewhereRecordFile) ?? [], as: UTF8.self) }

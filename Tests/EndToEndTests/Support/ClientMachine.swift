@@ -154,7 +154,7 @@ final class ClientMachine {
                         timeout: 60)
     }
 
-    /// scripts/credential-curl from the source tree, `input` on its stdin, run in the
+    /// credential-curl as built (SourceTree.credentialCurl), `input` on its stdin, run in the
     /// sandbox's home directory or `directory`, with `extra` in its environment.
     func credentialCurl(_ arguments: [String], input: [UInt8] = [], askpass: Askpass? = nil,
                         environment extra: [String: String] = [:], directory: String? = nil) throws -> ProcessResult {

@@ -11,8 +11,6 @@ enum ProgramTable {
         let executable: String
         /// `helper` (git-credential-NAME) or `command`.
         let kind: String
-        /// Still a script of scripts/ (credential-curl until it is a program of credential-helpers).
-        var isScript: Bool { FileManager.default.fileExists(atPath: SourceTree.root + "/scripts/" + name) }
         var description: String { name }
     }
 
@@ -30,8 +28,6 @@ enum ProgramTable {
     static var helpers: [String] { programs.filter { $0.kind == "helper" }.map(\.name) }
     /// The names an executable answers to (MultiCall), in the table's order.
     static func names(of executable: String) -> [String] {
-        programs.filter { $0.executable == executable && !$0.isScript }.map(\.name)
+        programs.filter { $0.executable == executable }.map(\.name)
     }
-    /// The programs that are names of an executable (not scripts).
-    static var executableNames: [String] { programs.filter { !$0.isScript }.map(\.name) }
 }

@@ -43,11 +43,10 @@ struct ShellCompletion {
         }
         let bin = sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
-        for command in ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header"] {
+        for command in ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header", "credential-curl"] {
             try FileManager.default.createSymbolicLink(atPath: bin + "/" + command,
                                                        withDestinationPath: BuiltProducts.directory + "/" + command)
         }
-        try FileManager.default.createSymbolicLink(atPath: bin + "/credential-curl", withDestinationPath: SourceTree.credentialCurl)
         return ShellCompletion(sandbox: sandbox, share: share, bin: bin)
     }
 

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+/// What credential-curl does since it is a program of the suite (issue 24): a scheme in any
+/// case, --url-query, bearer tokens, and its own trace; with real curl, real git and the
+/// local server, git-credential-sqlite the configured helper.
+@Suite struct CredentialCurlMoreTests {
+    let machine: ClientMachine
+    let password = awkwardPassword()
+    let server: BasicAuthServer
+
+    init() throws {
+        machine = try ClientMachine(.sqlite)
+        server = try machine.startServer(username: "alice", password: password)
+    }
+
+    var credentialBytes: [UInt8] { Array("alice:\(password)".utf8) }
+
+    // MARK: A scheme in any case
+
+    /// `HTTP://host` is the URL curl takes it for: git is asked for the http credential of
+    /// that host (the script refused the URL), it is sent, and approved or rejected for it.
+    @Test(arguments: ["HTTP", "Http", "hTTp"], [false, true])
+    func aSchemeInAnyCaseIsTheSameOrigin(scheme: String, stale: Bool) throws {
+        try machine.store(username: "alice", password: stale ? "stale password" : password, for: server)
+        let result = try machine.credentialCurl(["-sS", "--data-binary", "body", "\(scheme)://\(server.host)/echo"])
+        #expect(result.exitCode == 0, "\(result)\n\(server.log)")
+        #expect(server.receivedCredential == (stale ? Array("alice:stale password".utf8) : credentialBytes), "\(server.log)")
+        if stale {
+            #expect(try machine.storedPassword(for: server) == nil, "the 401 did not reject it")
+            #expect(result.stderrText == "credential-curl: http://\(server.host) refused the credential of alice (HTTP 401): git credential reject told git's helpers to erase it, so the next call asks for one again\n",
+                    "\(result)")
+        } else {
+            #expect(result.stdoutText == "body" && result.stderr.isEmpty, "\(result)")
+            #expect(try machine.storedPassword(for: server) == password)
+        }
+    }
+
+    // MARK: --url-query
+
+    /// Passed on where curl encodes what it adds (after =, the whole of a value without
+    /// one: a space as +, other bytes as %xx), or where the caller did (+ and
+    /// percent-escapes): the request line the server read holds no space and no byte
+    /// above ASCII.
+    @Test func urlQueryIsPassedOnWhereCurlEncodesIt() throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS", "-f", "--url-query", "q=a b é", "--url-query", "+x=%41", "--url-query", "c&d",
+                                                 server.url("/request-line")])
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)\n\(server.log)")
+        #expect(result.stdoutText == "GET /request-line?q=a+b+%c3%a9&x=%41&c%26d HTTP/1.1\n", "\(result)")
+        #expect(try machine.storedPassword(for: server) == password)
+    }
+
+    /// What curl would put in the request line as it is (after +, or a name before =):
+    /// refused before git is asked, and nothing is sent.
+    @Test(arguments: ["+a b", "+é=1", "a b=c", "é@/dev/null"])
+    func urlQueryThatCurlLeavesUnencodedIsRefused(value: String) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS", "--url-query", value, server.url("/request-line")])
+        #expect(expectOneLineFailure(result, exitCode: 2, mentioning: ["credential-curl: the --url-query value '\(value)' would put a space or a byte that is not ASCII in the request line", ". Fix: "]))
+        #expect(result.stdout.isEmpty && !server.log.contains("request-line"), "\(result)\n\(server.log)")
+    }
+
+    // MARK: Bearer tokens
+
+    /// A directory of the user's, first on PATH, with a `git` that answers `credential fill`
+    /// as git 2.46 and later do when a helper answers authtype and credential (Debian 12's
+    /// git 2.39 drops both: see gitPassesABearerTokenOnFromVersion246Only), records what it
+    /// is told to approve or reject, and runs the real git for everything else.
+    func newerGit(answering answer: String) throws -> (environment: [String: String], directory: String) {
+        let directory = try machine.sandbox.ownDirectory() + "/newer-git"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try ChildProcess.writeFile(directory + "/answer", Array(answer.utf8), mode: 0o600)
+        try ChildProcess.writeFile(directory + "/git", Array("""
+            #!/bin/sh
+            if [ "$1" = -C ] && [ "$3" = credential ]; then
+                case $4 in
+                    fill) cat >'\(directory)/fill-request'; exec cat '\(directory)/answer' ;;
+                    approve|reject) exec cat >'\(directory)/'"$4" ;;
+                esac
+            fi
+            exec /usr/bin/git "$@"
+
+            """.utf8), mode: 0o755)
+        return (["PATH": directory + ":" + (machine.environment["PATH"] ?? Sandbox.searchPath)], directory)
+    }
+
+    func bearerAnswer(token: String, authtype: String = "Bearer", host: String? = nil) -> String {
+        "capability[]=authtype\nauthtype=\(authtype)\ncredential=\(token)\nprotocol=http\nhost=\(host ?? server.host)\n"
+    }
+
+    /// The helper's token goes as `Authorization: Bearer TOKEN` (no Basic), asked with
+    /// capability[]=authtype; after the 200 git is told to approve git's answer as it was.
+    @Test func aBearerTokenIsSentInsteadOfBasicAndApproved() throws {
+        let (environment, directory) = try newerGit(answering: bearerAnswer(token: password))
+        let result = try machine.credentialCurl(["-sS", "-f", server.url("/bearer")], environment: environment)
+        #expect(result.exitCode == 0 && result.stderr.isEmpty && result.stdoutText == "bearer ok\n", "\(result)\n\(server.log)")
+        #expect(server.receivedAuthorization == "Bearer " + password)
+        #expect(String(decoding: contents(of: directory + "/fill-request") ?? [], as: UTF8.self)
+                == "capability[]=authtype\nurl=\(server.url("/bearer"))\n\n")
+        #expect(String(decoding: contents(of: directory + "/approve") ?? [], as: UTF8.self) == bearerAnswer(token: password) + "\n")
+        #expect(!fileExists(directory + "/reject"))
+    }
+
+    /// A 401 for the token rejects it, and the line says so with no user name.
+    @Test func aRefusedBearerTokenIsRejected() throws {
+        let (environment, directory) = try newerGit(answering: bearerAnswer(token: "stale-token"))
+        let result = try machine.credentialCurl(["-s", server.url("/bearer")], environment: environment)
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(server.receivedAuthorization == "Bearer stale-token")
+        #expect(result.stderrText == "credential-curl: http://\(server.host) refused the credential of no user name (HTTP 401): git credential reject told git's helpers to erase it, so the next call asks for one again\n",
+                "\(result)")
+        #expect(String(decoding: contents(of: directory + "/reject") ?? [], as: UTF8.self) == bearerAnswer(token: "stale-token") + "\n")
+        #expect(!fileExists(directory + "/approve"))
+    }
+
+    /// An authtype that is not one word, or a token with a control character, cannot be
+    /// one header line: refused, nothing sent; a token for another origin neither.
+    @Test(arguments: [("Bear er", "token", nil, "the helper's authtype holds a space or a control character"),
+                      ("", "token", nil, "the helper's authtype holds a space or a control character"),
+                      ("Bearer", "tok\u{01}en", nil, "the helper's credential (for authtype Bearer) holds a control character"),
+                      ("Bearer", "token", "127.0.0.2", "git credential fill answered for http://127.0.0.2:80, not for")] as [(String, String, String?, String)])
+    func aBearerAnswerThatCannotBeSentIsRefused(authtype: String, token: String, host: String?, message: String) throws {
+        let (environment, directory) = try newerGit(answering: bearerAnswer(token: token, authtype: authtype, host: host))
+        let result = try machine.credentialCurl(["-sS", server.url("/bearer")], environment: environment)
+        #expect(result.exitCode != 0 && result.stdout.isEmpty && result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrText.hasPrefix("credential-curl: " + message) && result.stderrText.contains(". Fix: "), "\(result)")
+        #expect(server.receivedAuthorization == nil && !server.log.contains("/bearer"), "sent: \(server.log)")
+        #expect(!fileExists(directory + "/approve") && !fileExists(directory + "/reject"))
+    }
+
+    /// The real git between credential-curl and a helper that answers a bearer token when
+    /// asked with capability[]=authtype: git 2.39 (Debian 12) neither passes the
+    /// capability to the helper nor the token back, so the helper's username and password
+    /// make a Basic header; git 2.46 and later pass both, and the token is sent.
+    @Test func gitPassesABearerTokenOnFromVersion246Only() throws {
+        let version = try machine.sandbox.git(["--version"]).stdoutText
+        let numbers = (version.firstMatch(of: /(\d+)\.(\d+)/)).map { (Int($0.1)!, Int($0.2)!) } ?? (0, 0)
+        let passesTokens = numbers >= (2, 46)
+        let request = machine.sandbox.root + "/helper-request"
+        let tokenFile = try machine.sandbox.file("token-helper/token", password)
+        let helper = try machine.sandbox.file("token-helper/helper", """
+            #!/bin/sh
+            [ "$1" = get ] || exit 0
+            cat >'\(request)'
+            if grep -qx 'capability\\[\\]=authtype' '\(request)'; then
+                printf 'capability[]=authtype\\nauthtype=Bearer\\ncredential=%s\\n' "$(cat '\(tokenFile)')"
+            fi
+            printf 'username=alice\\npassword=%s\\n' "$(cat '\(tokenFile)')"
+
+            """, mode: 0o700)
+        let configured = try machine.sandbox.git(["config", "--global", "--replace-all", "credential.helper", helper])
+        #expect(configured.exitCode == 0, "\(configured)")
+        let result = try machine.credentialCurl(["-sS", "-f", server.url(passesTokens ? "/bearer" : "/echo")])
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(version): \(result)\n\(server.log)")
+        let asked = String(decoding: contents(of: request) ?? [], as: UTF8.self)
+        if passesTokens {
+            #expect(server.receivedAuthorization == "Bearer " + password, "\(version)")
+            #expect(asked.contains("capability[]=authtype\n"), "\(asked)")
+        } else {
+            #expect(server.receivedCredential == credentialBytes, "\(version): Basic was not sent: \(server.log)")
+            #expect(!asked.contains("capability"), "git \(version) passed the capability on: \(asked)")
+        }
+    }
+
+    // MARK: Its own trace (was basic-auth-header's hidden --credential-curl-trace mode)
+
+    /// Values are quoted as every trace quotes them (a direction override escaped), by
+    /// credential-curl's own trace writer.
+    @Test func itsTraceQuotesValuesAsEveryTraceDoes() throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let trace = machine.sandbox.root + "/curl.trace"
+        let url = server.url("/echo?a\u{202E}b")
+        let result = try machine.credentialCurl(["-sS", url], environment: ["GIT_CREDENTIAL_TRACE": trace])
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result)")
+        let lines = Output(bytes: contents(of: trace) ?? []).lines
+        let expected = "credential-curl: url \"\(server.url("/echo?a"))\\342\\200\\256b\""
+        #expect(lines.contains { $0.contains(#/^\d\d:\d\d:\d\d\.\d{6} /#) && $0.hasSuffix(expected) }, "\(lines)")
+    }
+
+    /// Tracing off: nothing on stderr; a trace it cannot open (a relative path): one
+    /// warning, credential-curl's, and none from the helpers git runs for it.
+    @Test(arguments: ["0", "relative.trace"])
+    func itWarnsOnceWhenNothingIsTraced(value: String) throws {
+        try machine.store(username: "alice", password: password, for: server)
+        let result = try machine.credentialCurl(["-sS", server.url("/echo")], environment: ["GIT_CREDENTIAL_TRACE": value])
+        #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == (value == "0" ? 0 : 1), "\(result)")
+        #expect(result.stderrLines.allSatisfy { $0.hasPrefix("credential-curl: warning: ") }, "\(result)")
+        #expect(server.receivedCredential == credentialBytes)
+    }
+}
