@@ -1,14 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Production targets import FoundationEssentials only (see DESIGN.md: startup is the
-// product's latency). Dependencies point one way:
+// Production targets import FoundationEssentials only (startup is the product's latency;
+// docs/ARCHITECTURE.md: the layers, docs/BUILD.md: the link). Dependencies point one way:
 // executables -> backend commands -> HelperCommand and stores -> CredentialCore.
 // The release of a helper that needs no library of the desktop (libsecret, GLib) links
 // everything, glibc too, into a static PIE: no dynamic loader, no shared library mapped
 // or bound at start (a get: 2.49M -> 1.99M instructions, 317 -> 275 page faults). Still
 // a PIE (ASLR), with full RELRO (InstallTests checks both). What static glibc cannot do
-// is load NSS modules of another glibc version: neither program asks the user database
+// is load NSS modules of another glibc version: no program of it asks the user database
 // (HOME comes from the environment). Release only: the Makefile builds the release.
 let staticPIE: [LinkerSetting] = [
     .unsafeFlags(["-static-executable", "-Xclang-linker", "-static-pie"], .when(configuration: .release)),
