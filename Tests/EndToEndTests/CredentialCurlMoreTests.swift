@@ -4,17 +4,8 @@ import Testing
 /// What credential-curl does since it is a program of the suite (issue 24): a scheme in any
 /// case, --url-query, bearer tokens, and its own trace; with real curl, real git and the
 /// local server, git-credential-sqlite the configured helper.
-@Suite struct CredentialCurlMoreTests {
-    let machine: ClientMachine
-    let password = awkwardPassword()
-    let server: BasicAuthServer
-
-    init() throws {
-        machine = try ClientMachine(.sqlite)
-        server = try machine.startServer(username: "alice", password: password)
-    }
-
-    var credentialBytes: [UInt8] { Array("alice:\(password)".utf8) }
+@Suite struct CredentialCurlMoreTests: InCurlWorld {
+    let world: CurlWorld
 
     // MARK: A scheme in any case
 

@@ -7,17 +7,8 @@ import Glibc
 
 /// credential-curl with real curl and real git against the local Basic-auth server,
 /// git-credential-sqlite configured as the helper (~/.gitconfig of the sandbox).
-@Suite struct CredentialCurlTests {
-    let machine: ClientMachine
-    let password = awkwardPassword()
-    let server: BasicAuthServer
-
-    init() throws {
-        machine = try ClientMachine(.sqlite)
-        server = try machine.startServer(username: "alice", password: password)
-    }
-
-    var credentialBytes: [UInt8] { Array("alice:\(password)".utf8) }
+@Suite struct CredentialCurlTests: InCurlWorld {
+    let world: CurlWorld
 
     @Test func promptsSendsExactlyTheCredentialAndStoresItAfter200() throws {
         let askpass = try Askpass(sandbox: machine.sandbox, username: "alice", password: password)

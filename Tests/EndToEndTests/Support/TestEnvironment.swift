@@ -28,11 +28,14 @@ enum BuiltProducts {
                 try? FileManager.default.copyItem(atPath: built + "/" + executable, toPath: directory + "/" + executable)
             }
         }
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/make")
-        make.arguments = ["--no-print-directory", "-s", "-C", SourceTree.root, "names", "NAMES_DIR=" + directory]
+        // posix_spawn and waitpid (ChildProcess), not Foundation's Process, whose
+        // waitUntilExit once never returned after make had exited, hanging the whole run.
         // A failure shows on stderr; every test of a program then fails to start it.
-        do { try make.run(); make.waitUntilExit() } catch { print("cannot run make names: \(error)") }
+        do {
+            let made = try ChildProcess.run("/usr/bin/make", ["--no-print-directory", "-s", "-C", SourceTree.root, "names", "NAMES_DIR=" + directory],
+                                            environment: ProcessInfo.processInfo.environment, timeout: 120)
+            if made.exitCode != 0 { print("make names failed: \(made)") }
+        } catch { print("cannot run make names: \(error)") }
         return directory
     }()
 

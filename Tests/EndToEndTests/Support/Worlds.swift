@@ -68,3 +68,31 @@ extension InKeyringWorld {
     var secretTool: SecretTool { world.secretTool }
     var clients: OtherKeyringClients { world.clients }
 }
+
+/// credential-curl's world: a client machine whose git asks git-credential-sqlite, and
+/// the local server that demands alice's (awkward) password.
+struct CurlWorld {
+    let machine: ClientMachine
+    let password = awkwardPassword()
+    let server: BasicAuthServer
+
+    init() throws {
+        machine = try ClientMachine(.sqlite)
+        server = try machine.startServer(username: "alice", password: password)
+    }
+}
+
+/// A suite whose every test starts in a new `CurlWorld`.
+protocol InCurlWorld {
+    var world: CurlWorld { get }
+    init(world: CurlWorld)
+}
+
+extension InCurlWorld {
+    init() throws { self.init(world: try CurlWorld()) }
+    var machine: ClientMachine { world.machine }
+    var password: String { world.password }
+    var server: BasicAuthServer { world.server }
+    /// The bytes the server must receive: `alice:PASSWORD`.
+    var credentialBytes: [UInt8] { Array("alice:\(password)".utf8) }
+}
