@@ -197,7 +197,12 @@ public enum Subprocess {
                 let count = input.bytes.withUnsafeBytes { write(fds[2].fd, $0.baseAddress! + written, $0.count - written) }
                 if count > 0 { written += count }
                 // Done, or the child will read no more (EPIPE: it closed its input).
-                if written == input.bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) { closeInput() }
+                if written == input.bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                    closeInput()
+                    // Its output may have ended already: then nothing is left to wait for,
+                    // and a poll of no descriptor would wait for ever.
+                    continue
+                }
             }
             var wait: Int32 = -1
             if let deadline {

@@ -1,17 +1,12 @@
 import CredentialCore
+import HelperCommand
 
-/// git's credential commands, as credential-curl runs them: outside any repository (the
-/// configuration of a repository, the .git/config of the directory we were started in, an
-/// untrusted checkout, or a hook's GIT_DIR, could name a helper that would be handed the
-/// credential); the global and system configuration, and the caller's `git -c`, apply.
-/// The credential lives in this process's memory and in pipes only.
+/// git's credential commands, as credential-curl runs them: outside any repository
+/// (GitConfig.runOutsideAnyRepository). The credential lives in this process's memory
+/// and in pipes only.
 enum GitCredentialCalls {
-    static let outsideAnyRepository: [String: String?] = [
-        "GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_COMMON_DIR": nil, "GIT_INDEX_FILE": nil, "GIT_OBJECT_DIRECTORY": nil,
-    ]
-
     static func git(_ arguments: [String], input: [UInt8]? = nil) -> Subprocess.Result? {
-        Subprocess.run("git", ["-C", "/"] + arguments, input: input, collectErrors: false, environment: outsideAnyRepository)
+        GitConfig.runOutsideAnyRepository(arguments, input: input, collectErrors: false)
     }
 
     /// git's answer for `url` (its raw bytes, to approve or reject as they are, and as read
@@ -24,7 +19,7 @@ enum GitCredentialCalls {
         let request = Array("capability[]=authtype\nurl=".utf8) + CurlURL.forGit(url) + Array("\n\n".utf8)
         guard let result = git(["credential", "fill"], input: request), result.status == 0 else {
             // Which fix fits: no helper at all, or none that holds this URL's credential yet.
-            if git(["config", "--get-all", "credential.helper"])?.status == 0 {
+            if let lines = try? GitConfig.helperLines(outsideAnyRepository: true), !lines.active.isEmpty {
                 throw HelperError(.failure, "git credential fill found no credential for \(shown): no helper holds one yet, and no one could be asked",
                                   fix: "run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve")
             }

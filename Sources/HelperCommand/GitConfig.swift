@@ -68,8 +68,19 @@ public struct GitConfig {
         init(entries: [Entry]) { self.entries = entries }
     }
 
-    public static func helperLines() throws -> HelperLines {
-        let result = try git(["config", "-z", "--show-scope", "--get-regexp", #"^credential\.(.+\.)?helper$"#])
+    /// `outsideAnyRepository`: the lines git's credential commands run outside any
+    /// repository see (credential-curl's), not those of the repository we are in.
+    public static func helperLines(outsideAnyRepository: Bool = false) throws -> HelperLines {
+        let arguments = ["config", "-z", "--show-scope", "--get-regexp", #"^credential\.(.+\.)?helper$"#]
+        let result: Subprocess.Result
+        if outsideAnyRepository {
+            guard let outside = runOutsideAnyRepository(arguments) else {
+                throw HelperError(.failure, "cannot run git: \(SystemIO.errorText())", fix: "install git (apt-get install git)")
+            }
+            result = outside
+        } else {
+            result = try git(arguments)
+        }
         if result.status == 1 { return HelperLines(entries: []) }
         try check(result, doing: "read credential.helper")
         return HelperLines(parsing: result.outputText)
@@ -82,6 +93,16 @@ public struct GitConfig {
         for value in values {
             try Self.check(try Self.git(["config"] + scope + ["--add", key, value]), doing: "change \(key)")
         }
+    }
+
+    /// git run outside any repository: the configuration of a repository (the .git/config
+    /// of the directory we were started in, an untrusted checkout, or a hook's GIT_DIR)
+    /// could name a helper that would be handed the credential. The global and system
+    /// configuration, and the caller's `git -c`, apply. `nil` when git cannot run.
+    public static func runOutsideAnyRepository(_ arguments: [String], input: [UInt8]? = nil, collectErrors: Bool = true) -> Subprocess.Result? {
+        Subprocess.run("git", ["-C", "/"] + arguments, input: input, collectErrors: collectErrors, environment: [
+            "GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_COMMON_DIR": nil, "GIT_INDEX_FILE": nil, "GIT_OBJECT_DIRECTORY": nil,
+        ])
     }
 
     static func git(_ arguments: [String]) throws -> Subprocess.Result {

@@ -180,4 +180,29 @@ import Testing
         #expect(result.stderrLines.allSatisfy { $0.hasPrefix("credential-curl: warning: ") }, "\(result)")
         #expect(server.receivedCredential == credentialBytes)
     }
+
+    // MARK: Which fix, when git finds nothing
+
+    /// git is asked outside any repository, and so is the question of which fix fits: a
+    /// helper of the repository we stand in (which would answer) is never run, and does not
+    /// count as one git has; a reset line alone is no helper either; a helper of the user's
+    /// that holds nothing gets the other fix.
+    @Test func theFixNamesTheHelpersGitAsksOutsideAnyRepository() throws {
+        let repository = machine.sandbox.root + "/checkout"
+        #expect(try machine.git(["init", "-q", repository]).exitCode == 0)
+        let answers = "!f() { echo username=alice; echo password=\(password); }; f"
+        #expect(try machine.git(["-C", repository, "config", "credential.helper", answers]).exitCode == 0)
+        let noHelper = "credential-curl: git credential fill found no credential for \(server.url("/echo")), and git has no credential helper. Fix: configure one (git-credential-keyring configure), or run it in a terminal to be asked\n"
+        let nothingHeld = "credential-curl: git credential fill found no credential for \(server.url("/echo")): no helper holds one yet, and no one could be asked. Fix: run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve\n"
+        let configured = try machine.git(["config", "--global", "--get", "credential.helper"]).stdoutText.trimmingCharacters(in: .newlines)
+        for (global, said) in [([String](), noHelper), ([""], noHelper), ([configured], nothingHeld)] {
+            _ = try machine.git(["config", "--global", "--unset-all", "credential.helper"])
+            for value in global { #expect(try machine.git(["config", "--global", "--add", "credential.helper", value]).exitCode == 0) }
+            let result = try machine.credentialCurl(["-sS", server.url("/echo")], directory: repository)
+            // git's own line first ("terminal prompts disabled"), then ours.
+            #expect(result.exitCode == 1 && result.stdout.isEmpty && result.stderrText.hasSuffix("\n" + said)
+                    && result.stderrLines.filter { $0.hasPrefix("credential-curl:") }.count == 1, "\(global): \(result)")
+            #expect(server.receivedCredential == nil, "\(global): the repository's helper answered")
+        }
+    }
 }
