@@ -5,13 +5,19 @@ import CredentialCore
 enum AuthorizationHeader {
     static func of(_ credential: Credential) throws(HelperError) -> (header: String, scheme: String) {
         if let authtype = credential.authtype, let token = credential.credential {
-            guard !authtype.bytes.isEmpty, !authtype.bytes.contains(where: { CurlValues.isControl($0) || $0 == 0x20 }),
+            // An auth-scheme is an HTTP token (RFC 9110): one word, nothing a server could
+            // read as the end of it (`Bearer:`).
+            guard !authtype.bytes.isEmpty, authtype.bytes.allSatisfy(CurlValues.isTokenByte),
                   let scheme = String(validating: authtype.bytes, as: UTF8.self) else {
-                throw HelperError(.failure, "the helper's authtype holds a space or a control character, or is empty, which cannot be one word of a header",
+                throw HelperError(.failure, "the helper's authtype holds a space or a control character, or is empty or no HTTP token (letters, digits, -), which cannot be one word of a header",
                                   fix: "check what your credential helpers answer for this URL")
             }
             guard !token.bytes.contains(where: CurlValues.isControl), let text = String(validating: token.bytes, as: UTF8.self) else {
                 throw HelperError(.failure, "the helper's credential (for authtype \(Trace.quoted(scheme))) holds a control character, which would add headers to the request",
+                                  fix: "check what your credential helpers answer for this URL")
+            }
+            guard !token.bytes.isEmpty else {
+                throw HelperError(.failure, "the helper's credential (for authtype \(Trace.quoted(scheme))) is empty",
                                   fix: "check what your credential helpers answer for this URL")
             }
             return ("Authorization: " + scheme + " " + text, scheme)

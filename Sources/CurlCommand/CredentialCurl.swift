@@ -70,14 +70,20 @@ public enum CredentialCurl {
         // elsewhere, and the approval at the end would store it for that other host.
         let filled = CurlURL.origin((credential.protocol?.bytes ?? []) + Array("://".utf8) + (credential.host?.bytes ?? []) + [0x2F])
         guard filled == origin else {
-            throw HelperError(.usage, "git credential fill answered for \(CurlURL.shown(Array((filled ?? "none").utf8))), not for \(origin), the origin curl would send it to",
+            throw HelperError(.usage, "git credential fill answered for \(CurlURL.shown(Array((filled ?? "no protocol and host").utf8))), not for \(origin), the origin curl would send it to",
                               fix: "check the URL, and what your credential helpers answer for it")
         }
         let (header, scheme) = try AuthorizationHeader.of(credential)
         Trace.note("made the Authorization header (\(Trace.quoted(scheme)), never traced); curl gets it on a pipe")
 
-        signal(SIGINT) { _ in _exit(130) }
-        signal(SIGTERM) { _ in _exit(143) }
+        // Interrupted or told to end: curl too (it would go on sending, on its own), then
+        // 128 + the signal, as a shell reports it.
+        for stop in [SIGINT, SIGTERM, SIGHUP] {
+            signal(stop) { received in
+                if CurlProcess.running > 0 { kill(CurlProcess.running, received) }
+                _exit(128 + received)
+            }
+        }
         let outcome = try CurlProcess.run(curl, request: request, header: header)
         Trace.note("curl exited with \(outcome.status); last response: HTTP \(Trace.quoted(outcome.code.isEmpty ? "none" : outcome.code)) from \(Trace.quoted(outcome.effective))")
 
@@ -91,10 +97,10 @@ public enum CredentialCurl {
         }
         if outcome.code.utf8.count == 3 && outcome.code.hasPrefix("2") {
             Trace.note("approving the credential (git credential approve): a 2xx from its own origin")
-            GitCredentialCalls.tell("approve", answer)
+            GitCredentialCalls.tell("approve", answer, token: credential.authtype != nil && credential.credential != nil)
         } else if outcome.code == "401" {
             Trace.note("rejecting the credential (git credential reject): a 401 from its own origin")
-            GitCredentialCalls.tell("reject", answer)
+            GitCredentialCalls.tell("reject", answer, token: credential.authtype != nil && credential.credential != nil)
             // Said even with -s, which silences curl's own messages, not ours: the stored
             // credential is gone, and the next run (a cron job's) would fail or ask.
             let user = credential.username.map { CurlURL.shown($0.bytes) } ?? ""

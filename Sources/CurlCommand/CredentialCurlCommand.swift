@@ -46,7 +46,7 @@ public struct CredentialCurlCommand: ParsableCommand {
             shows the credential to the proxy, as to every hop on the way.
 
             The curl options credential-curl passes on (V: takes a value), and --no-NAME of \
-            those without a value:
+            those without a value but the HTTP, IP and TLS versions:
             \(optionLines)
 
             Examples:

@@ -105,12 +105,13 @@ public enum CurlArguments {
         return request
     }
 
-    /// The option passed on by that long name, or its --no-NAME form (a flag's); the
+    /// The option passed on by that long name, or its --no-NAME form (a flag's that curl
+    /// takes as a boolean); the
     /// refusal otherwise.
     static func passedOn(named name: ArraySlice<UInt8>, written: String) throws(HelperError) -> CurlOption {
         if let option = CurlOptions.named(name), option.refusal == nil { return option }
         if name.count > 3, name.starts(with: Array("no-".utf8)), let negated = CurlOptions.named(name.dropFirst(3)),
-           negated.refusal == nil, negated.kind == .flag {
+           negated.refusal == nil, negated.negatable {
             return negated
         }
         throw CurlRefusal.of(written, named: Array(name))

@@ -26,12 +26,16 @@ public struct CurlOption: Equatable, Sendable {
     public let kind: Kind
     /// nil: passed on.
     public let refusal: Reason?
+    /// Whether curl takes `--no-NAME` of this flag: not of one that picks one of several
+    /// (--http2, --ipv4, --tlsv1.3: "isn't a boolean", and curl fails).
+    public let negatable: Bool
 
-    init(_ name: String, _ letter: Unicode.Scalar?, _ kind: Kind, refused refusal: Reason? = nil) {
+    init(_ name: String, _ letter: Unicode.Scalar?, _ kind: Kind, refused refusal: Reason? = nil, negatable: Bool = true) {
         self.name = name
         self.letter = letter.map { UInt8($0.value) }
         self.kind = kind
         self.refusal = refusal
+        self.negatable = kind == .flag && negatable
     }
 
     /// `-s/--silent`, `--max-time V`: as --help lists an option passed on.
@@ -109,12 +113,12 @@ public enum CurlOptions {
         CurlOption("limit-rate", nil, .value),
         CurlOption("compressed", nil, .flag),
         CurlOption("tr-encoding", nil, .flag),
-        CurlOption("http1.0", "0", .flag),
-        CurlOption("http1.1", nil, .flag),
-        CurlOption("http2", nil, .flag),
-        CurlOption("http2-prior-knowledge", nil, .flag),
-        CurlOption("ipv4", "4", .flag),
-        CurlOption("ipv6", "6", .flag),
+        CurlOption("http1.0", "0", .flag, negatable: false),
+        CurlOption("http1.1", nil, .flag, negatable: false),
+        CurlOption("http2", nil, .flag, negatable: false),
+        CurlOption("http2-prior-knowledge", nil, .flag, negatable: false),
+        CurlOption("ipv4", "4", .flag, negatable: false),
+        CurlOption("ipv6", "6", .flag, negatable: false),
         CurlOption("noproxy", nil, .value),
         CurlOption("cacert", nil, .value),
         CurlOption("capath", nil, .value),
@@ -128,9 +132,9 @@ public enum CurlOptions {
         CurlOption("tls13-ciphers", nil, .value),
         CurlOption("curves", nil, .value),
         CurlOption("tls-max", nil, .value),
-        CurlOption("tlsv1", "1", .flag),
-        CurlOption("tlsv1.2", nil, .flag),
-        CurlOption("tlsv1.3", nil, .flag),
+        CurlOption("tlsv1", "1", .flag, negatable: false),
+        CurlOption("tlsv1.2", nil, .flag, negatable: false),
+        CurlOption("tlsv1.3", nil, .flag, negatable: false),
         CurlOption("ssl-reqd", nil, .flag),
         CurlOption("proto", nil, .value),
         CurlOption("proto-redir", nil, .value),

@@ -64,6 +64,7 @@ struct CurlProcess {
             close(errorPipe[0])
             throw cannotStart(curl)
         }
+        running = pid
         // curl reads the config first, before it writes anything (a refused value: after
         // it); a curl that ended early makes this EPIPE, which is no error here.
         _ = SystemIO.writeAll(configPipe[1], config)
@@ -73,55 +74,89 @@ struct CurlProcess {
         close(errorPipe[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        running = 0
         result.status = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return result
     }
+
+    /// The curl running now (0: none), for a signal that ends credential-curl to end it too.
+    nonisolated(unsafe) static var running: pid_t = 0
 
     static func cannotStart(_ curl: String) -> HelperError {
         HelperError(.failure, "cannot start \(curl): \(SystemIO.errorText())", fix: "check that curl runs (curl --version)")
     }
 
-    /// curl's stderr, line by line, to ours, but for our marked line: it may follow what
+    /// curl's stderr to ours as it comes, but for our marked line: it may follow what
     /// curl wrote without a line break (a body to stderr), and ends with the marker again
-    /// (the effective URL of one curl refused may hold line breaks, which become ?).
+    /// (the effective URL of one curl refused may hold line breaks, which become ?). Only
+    /// a tail that could be the start of our marker is held back (shorter than it): a long
+    /// line and a progress meter's updates pass at once, and each byte is looked at a
+    /// bounded number of times (a 40 MB body without a line break took 22 s when whole
+    /// lines were held and scanned again).
     mutating func filter(_ fd: Int32, marker: [UInt8]) {
         let opening = marker + [0x20], closing = [0x20] + marker
-        var pending: [UInt8] = []
+        var held: [UInt8] = []
         var ours: [UInt8]?
+        // Our line's own end goes with it, also when it comes in a read of its own (curl's
+        // stderr is unbuffered: --write-out writes piece by piece).
+        var endOfOurs = false
         var chunk = [UInt8](repeating: 0, count: 16384)
-        func take(_ line: ArraySlice<UInt8>) {
-            if ours != nil {
-                ours! += [UInt8(ascii: "?")] + line
-            } else if let start = CurlURL.find(opening, in: line) {
-                _ = SystemIO.writeAll(2, Array(line[..<start]))
-                ours = Array(line[(start + opening.count)...])
-            } else {
-                _ = SystemIO.writeAll(2, Array(line) + [0x0A])
-                return
-            }
-            if let text = ours, text.count >= closing.count, text.suffix(closing.count).elementsEqual(closing) {
-                answered(text.dropLast(closing.count))
-                ours = nil
-            }
-        }
         while true {
             let count = SystemIO.readSome(fd, into: &chunk)
             if count <= 0 { break }
-            pending += chunk[0..<count]
-            var start = 0
-            while let end = pending[start...].firstIndex(of: 0x0A) {
-                take(pending[start..<end])
-                start = end + 1
+            var input = chunk[0..<count]
+            while !input.isEmpty {
+                if endOfOurs {
+                    endOfOurs = false
+                    if input.first == 0x0A { input = input.dropFirst() }
+                    continue
+                }
+                if var captured = ours {
+                    let from = captured.count - min(captured.count, closing.count - 1)
+                    captured += input
+                    input = []
+                    guard let end = CurlURL.find(closing, in: captured[from...]) else {
+                        ours = captured
+                        break
+                    }
+                    answered(captured[..<end])
+                    ours = nil
+                    endOfOurs = true
+                    // What follows is curl's again.
+                    input = ArraySlice(captured[(end + closing.count)...])
+                } else {
+                    let from = held.count - min(held.count, opening.count - 1)
+                    held += input
+                    input = []
+                    if let start = CurlURL.find(opening, in: held[from...]) {
+                        _ = SystemIO.writeAll(2, Array(held[..<start]))
+                        input = ArraySlice(held[(start + opening.count)...])
+                        held = []
+                        ours = []
+                    } else {
+                        let kept = Self.overlap(held, opening)
+                        _ = SystemIO.writeAll(2, Array(held.dropLast(kept)))
+                        held = Array(held.suffix(kept))
+                    }
+                }
             }
-            pending.removeFirst(start)
         }
-        if !pending.isEmpty { take(pending[...]) }
-        if let text = ours { answered(text[...]) }
+        if let ours { answered(ours[...]) } else { _ = SystemIO.writeAll(2, held) }
+    }
+
+    /// How many bytes at the end of `text` are the start of `marker` (fewer than all of it).
+    static func overlap(_ text: [UInt8], _ marker: [UInt8]) -> Int {
+        for length in stride(from: min(text.count, marker.count - 1), to: 0, by: -1)
+        where text.suffix(length).elementsEqual(marker.prefix(length)) {
+            return length
+        }
+        return 0
     }
 
     /// `response CODE EFFECTIVE_URL`: the last one is the answer (curl writes it after
     /// every body).
-    mutating func answered(_ line: ArraySlice<UInt8>) {
+    mutating func answered(_ captured: ArraySlice<UInt8>) {
+        let line = captured.map { $0 == 0x0A ? UInt8(ascii: "?") : $0 }[...]
         let prefix = Array("response ".utf8)
         guard line.starts(with: prefix) else { return }
         let rest = line.dropFirst(prefix.count)

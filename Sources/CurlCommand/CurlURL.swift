@@ -1,5 +1,11 @@
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The one URL credential-curl sends the credential to: the checks that make git's
 /// credential lookup and curl read the same host, and its origin (scheme, host, port) as
 /// curl compares origins before it sends the header again after a redirect.
@@ -17,8 +23,8 @@ public enum CurlURL {
             throw HelperError(.usage, "the URL must be http:// or https://, not '\(shown)'", fix: "credential-curl [curl options] URL")
         }
         guard origin(url) != nil else {
-            throw HelperError(.usage, "'\(shown)' names no host and port curl could reach (a glob, {a,b} or [1-2], would be several)",
-                              fix: "give one URL with a plain host name")
+            throw HelperError(.usage, "'\(shown)' names no host and port curl could reach (a glob, {a,b} or [1-2], would be several; an IPv6 address takes no zone here)",
+                              fix: "give one URL with a plain host name, and a port of digits")
         }
         // curl decodes a percent-encoded host name and maps a non-ASCII one (IDNA: ⓛocalhost
         // is localhost), git does neither: they would name two hosts.
@@ -33,10 +39,20 @@ public enum CurlURL {
         }
         // Whatever else git reads otherwise (its user part ends at the first @, curl's at
         // the last): git would be asked for another host's credential, or prompt for it.
-        let gitsHost = (try? CredentialURL.parse(Value(forGit(url))))?.host?.bytes.map(lowercased)
+        let parsed: Credential
+        do { parsed = try CredentialURL.parse(Value(forGit(url))) } catch {
+            throw HelperError(.usage, "git's credential lookup cannot read '\(shown)': \(error.message)",
+                              fix: "leave that out of the URL (git refuses a percent-encoded control character, %0A or %00, anywhere in it)")
+        }
+        let gitsHost = parsed.host?.bytes.map(lowercased) ?? []
         let cursHost = authority.map(lowercased)
-        guard let gitsHost, gitsHost.elementsEqual(cursHost) else {
-            throw HelperError(.usage, "git reads the host of '\(shown)' as \(gitsHost.map { String(decoding: $0, as: UTF8.self) } ?? "none"), curl as \(String(decoding: cursHost, as: UTF8.self)): the credential git gives would be for another host",
+        guard gitsHost.elementsEqual(cursHost) else {
+            // A host git reads with an @ in it holds part of the user name, or of the
+            // password when there is one (a : before curl's last @): redacted as shown() does.
+            let password = shown.contains(Trace.redacted)
+            let gits = gitsHost.lastIndex(of: UInt8(ascii: "@")).flatMap { at in password ? Trace.redacted + String(decoding: gitsHost[at...], as: UTF8.self) : nil }
+                ?? String(decoding: gitsHost, as: UTF8.self)
+            throw HelperError(.usage, "git reads the host of '\(shown)' as \(gits.isEmpty ? "none" : gits), curl as \(String(decoding: cursHost, as: UTF8.self)): the credential git gives would be for another host",
                               fix: "percent-encode an @ or : of the user name or password (%40, %3A), or leave them out of the URL")
         }
     }
@@ -68,7 +84,7 @@ public enum CurlURL {
     /// port that is not digits, a host that is a glob ({a,b} or [1-2]).
     public static func origin(_ url: some Collection<UInt8>) -> String? {
         let url = Array(url)
-        guard let scheme = scheme(of: url) else { return nil }
+        guard let scheme = scheme(of: url), !scheme.isEmpty else { return nil }
         let authority = self.authority(url)
         var host: ArraySlice<UInt8>, port: ArraySlice<UInt8>
         if authority.first == UInt8(ascii: "[") {
@@ -110,14 +126,13 @@ public enum CurlURL {
         var text = text
         if let first = text.first, CurlValues.isLetter(first), let schemeEnd = find(Array("://".utf8), in: text[...]),
            text[..<schemeEnd].allSatisfy({ CurlValues.isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || "+.-".utf8.contains($0) }) {
+            // The password as either reads it: curl's user part ends at the authority's last
+            // @, git's at its first, and both take the password from the first : in it.
             let after = text[(schemeEnd + 3)...]
-            let userEnd = after.firstIndex { "/?#@:".utf8.contains($0) } ?? after.endIndex
-            if userEnd < after.endIndex, text[userEnd] == UInt8(ascii: ":") {
-                let password = text[(userEnd + 1)...]
-                let passwordEnd = password.firstIndex { "/?#@".utf8.contains($0) } ?? password.endIndex
-                if passwordEnd < password.endIndex, text[passwordEnd] == UInt8(ascii: "@") {
-                    text = Array(text[...userEnd]) + Array(Trace.redacted.utf8) + Array(text[passwordEnd...])
-                }
+            let authorityEnd = after.firstIndex { "/?#".utf8.contains($0) } ?? after.endIndex
+            if let at = after[..<authorityEnd].lastIndex(of: UInt8(ascii: "@")),
+               let colon = after[..<at].firstIndex(of: UInt8(ascii: ":")) {
+                text = Array(text[...colon]) + Array(Trace.redacted.utf8) + Array(text[at...])
             }
         }
         return String(decoding: text.map { CurlValues.isControl($0) ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
@@ -125,8 +140,22 @@ public enum CurlURL {
 
     static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
+    /// Where `needle` starts in `haystack` (its index there), by libc's memchr and memcmp:
+    /// curl's stderr is searched for the marker as it passes, whatever its size.
     static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        return (haystack.startIndex...(haystack.endIndex - needle.count)).first { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        return haystack.withUnsafeBytes { hay -> Int? in
+            needle.withUnsafeBytes { pin -> Int? in
+                guard let base = hay.baseAddress, let wanted = pin.baseAddress else { return nil }
+                let last = hay.count - pin.count
+                var offset = 0
+                while offset <= last, let found = memchr(base + offset, Int32(first), last - offset + 1) {
+                    let at = UnsafeRawPointer(found) - base
+                    if memcmp(found, wanted, pin.count) == 0 { return haystack.startIndex + at }
+                    offset = at + 1
+                }
+                return nil
+            }
+        }
     }
 }

@@ -20,9 +20,14 @@ public enum CurlValues {
             if value.first == UInt8(ascii: "@") {
                 throw HelperError(.usage, "credential-curl cannot combine with --write-out @FILE", fix: "give the format inline")
             }
-            if endsInsideVariable(value) {
+            switch openSequence(value) {
+            case .variable:
                 throw HelperError(.usage, "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer",
                                   fix: "finish it, or write a literal % as %%")
+            case .escape:
+                throw HelperError(.usage, "the -w format ends in a lone \\, which would swallow what credential-curl adds after it to see the answer",
+                                  fix: "write a literal \\ as \\\\")
+            case nil: break
             }
         case "url-query":
             if unencodedQuery(value).contains(where: { $0 == 0x20 || $0 >= 0x80 }) {
@@ -65,24 +70,36 @@ public enum CurlValues {
         }
     }
 
-    /// Whether a --write-out format leaves a %-sequence open at its end: a lone % (curl
-    /// would read ours, after it, as %%), or %{ / %NAME{ with no } after it.
-    public static func endsInsideVariable(_ format: [UInt8]) -> Bool {
-        var rest = format[...]
-        while let percent = rest.firstIndex(of: UInt8(ascii: "%")) {
-            rest = rest[(percent + 1)...]
-            guard let first = rest.first else { return true }
-            if first == UInt8(ascii: "%") {
-                rest = rest.dropFirst()
-                continue
-            }
-            if let brace = rest.firstIndex(of: UInt8(ascii: "{")),
-               rest[..<brace].allSatisfy({ isLetter($0) || $0 == UInt8(ascii: "_") }),
-               !rest[(brace + 1)...].contains(UInt8(ascii: "}")) {
-                return true
+    /// A sequence a --write-out format leaves open at its end, read as curl reads it: a
+    /// lone % (curl would read ours, after it, as %%), %{ or %NAME{ with no } after it, or a
+    /// lone \ (curl would read it with our % as `\%`, and print our line as it is).
+    public enum OpenSequence: Equatable { case variable, escape }
+
+    public static func openSequence(_ format: [UInt8]) -> OpenSequence? {
+        var index = format.startIndex
+        while index < format.endIndex {
+            let byte = format[index]
+            index += 1
+            if byte == UInt8(ascii: "\\") {
+                guard index < format.endIndex else { return .escape }
+                index += 1
+            } else if byte == UInt8(ascii: "%") {
+                guard index < format.endIndex else { return .variable }
+                if format[index] == UInt8(ascii: "%") {
+                    index += 1
+                    continue
+                }
+                let name = format[index...].prefix { isLetter($0) || $0 == UInt8(ascii: "_") }
+                // %X of no variable: curl writes both as they are (`%\\` escapes nothing).
+                guard name.endIndex < format.endIndex, format[name.endIndex] == UInt8(ascii: "{") else {
+                    index += 1
+                    continue
+                }
+                guard let close = format[name.endIndex...].firstIndex(of: UInt8(ascii: "}")) else { return .variable }
+                index = close + 1
             }
         }
-        return false
+        return nil
     }
 
     /// The part of a --url-query value that curl 7.88 appends to the URL's query unencoded,

@@ -16,7 +16,9 @@ enum GitCredentialCalls {
         guard Subprocess.which("git") != nil else {
             throw HelperError(.failure, "git is not installed (not on PATH), and it is what gives the credential", fix: "apt-get install git")
         }
-        let request = Array("capability[]=authtype\nurl=".utf8) + CurlURL.forGit(url) + Array("\n\n".utf8)
+        // url= first: git reads it as a new credential, forgetting what came before (the
+        // capability too: no helper would then be asked for a token).
+        let request = Array("url=".utf8) + CurlURL.forGit(url) + Array("\ncapability[]=authtype\n\n".utf8)
         guard let result = git(["credential", "fill"], input: request), result.status == 0 else {
             // Which fix fits: no helper at all, or none that holds this URL's credential yet.
             if let lines = try? GitConfig.helperLines(outsideAnyRepository: true), !lines.active.isEmpty {
@@ -34,8 +36,12 @@ enum GitCredentialCalls {
         }
     }
 
-    /// git credential approve or reject of the answer as git gave it.
-    static func tell(_ action: String, _ raw: [UInt8]) {
-        _ = git(["credential", action], input: raw + [0x0A])
+    /// git credential approve or reject of the answer as git gave it. A token (authtype
+    /// and credential) goes with `capability[]=authtype`, or git would pass its helpers
+    /// protocol and host alone: a reject would erase every credential of the host.
+    static func tell(_ action: String, _ raw: [UInt8], token: Bool) {
+        let capability = Array("capability[]=authtype\n".utf8)
+        let announced = raw.starts(with: capability) || CurlURL.find([0x0A] + capability, in: raw[...]) != nil
+        _ = git(["credential", action], input: (token && !announced ? capability : []) + raw + [0x0A])
     }
 }

@@ -25,6 +25,9 @@ import Testing
         (["authtype=Bear er", "credential=t"], "the helper's authtype holds a space or a control character, or is empty"),
         (["authtype=Bearer\u{1}", "credential=t"], "the helper's authtype holds a space or a control character, or is empty"),
         (["authtype=Bearer", "credential=t\u{7f}"], "the helper's credential (for authtype Bearer) holds a control character"),
+        // Attack round: `Bearer:` passed as a scheme, an empty token made `Bearer ` alone.
+        (["authtype=Bearer:", "credential=t"], "the helper's authtype holds a space or a control character, or is empty or no HTTP token"),
+        (["authtype=Bearer", "credential="], "the helper's credential (for authtype Bearer) is empty"),
         (["username=a:b", "password=p"], "the username contains ':', which Basic authentication cannot carry"),
         (["username=a"], "git credential fill gave no password"),
     ])

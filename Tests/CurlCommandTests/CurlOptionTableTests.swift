@@ -60,7 +60,12 @@ import Testing
             switch option.kind {
             case .flag:
                 #expect(Self.passed([long]) == [long])
-                #expect(Self.passed(["--no-" + option.name]) == ["--no-" + option.name], "--no-NAME of a flag")
+                if option.negatable {
+                    #expect(Self.passed(["--no-" + option.name]) == ["--no-" + option.name], "--no-NAME of a flag")
+                } else {
+                    // curl: "used '--no-' for option that isn't a boolean" (credential-curl attack round).
+                    #expect(Self.refusal(["--no-" + option.name])?.contains("is not one of the curl options") == true, "--no- of a version")
+                }
                 if let letter { #expect(Self.passed([letter]) == [letter]) }
             case .value, .body:
                 let expected = option.name == "write-out" ? [] : [long, value]
@@ -122,6 +127,9 @@ import Testing
         (["-w", "x%"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
         (["-sw%{header_json"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
         (["-s", "-w", "%%%header{x"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
+        // Attack round: a trailing \ made curl read ours as \%, and print our line on stdout.
+        (["-w", "ok\\"], "the -w format ends in a lone \\, which would swallow what credential-curl adds after it to see the answer. Fix: write a literal \\ as \\\\"),
+        (["-w", "%{url}\\\\\\"], "the -w format ends in a lone \\, which would swallow what credential-curl adds after it to see the answer. Fix: write a literal \\ as \\\\"),
         (["--url-query", "+a b"], "the --url-query value '+a b' would put a space or a byte that is not ASCII in the request line as it is (curl encodes only what follows = or @, and nothing after a leading +). Fix: percent-encode that part yourself (%20), or put it after ="),
         (["--url-query", "+é=1"], "the --url-query value '+é=1' would put a space or a byte that is not ASCII in the request line as it is (curl encodes only what follows = or @, and nothing after a leading +). Fix: percent-encode that part yourself (%20), or put it after ="),
         (["--url-query", "a b=1"], "the --url-query value 'a b=1' would put a space or a byte that is not ASCII in the request line as it is (curl encodes only what follows = or @, and nothing after a leading +). Fix: percent-encode that part yourself (%20), or put it after ="),
@@ -144,6 +152,9 @@ import Testing
         (["--url-query", "a b"], ["--url-query", "a b"]),
         (["--url-query", "+a=%20"], ["--url-query", "+a=%20"]),
         (["-d", "a\r\nb", "--", ], ["-d", "a\r\nb"]),
+        // Finished escapes: \\ is one, and %\ is curl's % and \ as they are.
+        (["-w", "a\\\\"], []),
+        (["-w", "100%\\"], []),
     ] as [([String], [String])])
     func passedOnRewritten(arguments: [String], options: [String]) {
         #expect(Self.passed(arguments) == options)
@@ -202,6 +213,12 @@ import Testing
         ("http://%68/", "the host name in 'http://%68/' is percent-encoded"),
         ("http://\u{24DB}/", "the host name in 'http://\u{24DB}/' is not ASCII"),
         ("http://a@b@h/", "git reads the host of 'http://a@b@h/' as b@h, curl as h"),
+        // Attack round: an unencoded @ in a password showed its tail, in the URL and as git's host.
+        ("http://bob:p@ssw0rd@h/", "git reads the host of 'http://bob:<redacted>@h/' as <redacted>@h, curl as h"),
+        ("http://bob@SECRET10:x@h/", "git reads the host of 'http://bob@SECRET10:<redacted>@h/' as "),
+        // A percent-encoded line break: git's lookup refuses it, said as such.
+        ("http://h/%0a", "git's credential lookup cannot read 'http://h/%0a': "),
+        ("http://[::1%25lo]:1/", "'http://[::1%25lo]:1/' names no host and port curl could reach (a glob, {a,b} or [1-2], would be several; an IPv6 address takes no zone here)"),
     ] as [(String, String?)])
     func urlChecks(url: String, refusal: String?) {
         do throws(HelperError) {
@@ -209,6 +226,20 @@ import Testing
             #expect(refusal == nil)
         } catch {
             #expect(refusal.map { error.message.hasPrefix($0) } == true, "\(error.message)")
+            #expect(!error.message.contains("ssw0rd") && !error.message.contains(":x@"), "\(error.message)")
+        }
+    }
+
+    /// Which flags curl takes as booleans (`--no-NAME`), asked of the curl installed here
+    /// (Debian 12's 7.88): a flag the table calls negatable must not make curl fail with
+    /// "isn't a boolean", and one it does not must (the attack round found --no-http2
+    /// passed on, and curl failing with two lines of its own).
+    @Test func theTableNegatesTheFlagsCurlNegates() throws {
+        let curl = try #require(Subprocess.which("curl"), "curl is not installed")
+        for option in CurlOptions.table where option.kind == .flag && option.refusal == nil {
+            // Port 9 on loopback: refused at once, after curl has read its options.
+            let result = try #require(Subprocess.run(curl, ["-q", "--no-" + option.name, "--max-time", "5", "-sS", "-o", "/dev/null", "http://127.0.0.1:9/"]))
+            #expect(String(decoding: result.errors, as: UTF8.self).contains("isn't a boolean") == !option.negatable, "--no-\(option.name): \(result.lastErrorLine)")
         }
     }
 }

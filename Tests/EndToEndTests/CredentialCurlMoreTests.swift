@@ -66,7 +66,12 @@ import Testing
             #!/bin/sh
             if [ "$1" = -C ] && [ "$3" = credential ]; then
                 case $4 in
-                    fill) cat >'\(directory)/fill-request'; exec cat '\(directory)/answer' ;;
+                    # As git 2.46 reads the request: url= starts a new credential, and a
+                    # capability before it is forgotten (no token then: exit 1 here).
+                    fill) cat >'\(directory)/fill-request'
+                          awk '/^url=/ { url = NR } $0 == "capability[]=authtype" { capability = NR } END { exit !(url && capability > url) }' \\
+                              '\(directory)/fill-request' || exit 1
+                          exec cat '\(directory)/answer' ;;
                     approve|reject) exec cat >'\(directory)/'"$4" ;;
                 esac
             fi
@@ -76,8 +81,8 @@ import Testing
         return (["PATH": directory + ":" + (machine.environment["PATH"] ?? Sandbox.searchPath)], directory)
     }
 
-    func bearerAnswer(token: String, authtype: String = "Bearer", host: String? = nil) -> String {
-        "capability[]=authtype\nauthtype=\(authtype)\ncredential=\(token)\nprotocol=http\nhost=\(host ?? server.host)\n"
+    func bearerAnswer(token: String, authtype: String = "Bearer", host: String? = nil, announcing: Bool = true) -> String {
+        (announcing ? "capability[]=authtype\n" : "") + "authtype=\(authtype)\ncredential=\(token)\nprotocol=http\nhost=\(host ?? server.host)\n"
     }
 
     /// The helper's token goes as `Authorization: Bearer TOKEN` (no Basic), asked with
@@ -88,14 +93,18 @@ import Testing
         #expect(result.exitCode == 0 && result.stderr.isEmpty && result.stdoutText == "bearer ok\n", "\(result)\n\(server.log)")
         #expect(server.receivedAuthorization == "Bearer " + password)
         #expect(String(decoding: contents(of: directory + "/fill-request") ?? [], as: UTF8.self)
-                == "capability[]=authtype\nurl=\(server.url("/bearer"))\n\n")
+                == "url=\(server.url("/bearer"))\ncapability[]=authtype\n\n")
         #expect(String(decoding: contents(of: directory + "/approve") ?? [], as: UTF8.self) == bearerAnswer(token: password) + "\n")
         #expect(!fileExists(directory + "/reject"))
     }
 
-    /// A 401 for the token rejects it, and the line says so with no user name.
-    @Test func aRefusedBearerTokenIsRejected() throws {
-        let (environment, directory) = try newerGit(answering: bearerAnswer(token: "stale-token"))
+    /// A 401 for the token rejects it, and the line says so with no user name. The reject
+    /// announces capability[]=authtype, also when git's answer did not: without it git
+    /// would hand its helpers protocol and host alone, and erase every credential of the
+    /// host (attack round, with git 2.49).
+    @Test(arguments: [true, false])
+    func aRefusedBearerTokenIsRejected(announced: Bool) throws {
+        let (environment, directory) = try newerGit(answering: bearerAnswer(token: "stale-token", announcing: announced))
         let result = try machine.credentialCurl(["-s", server.url("/bearer")], environment: environment)
         #expect(result.exitCode == 0, "\(result)")
         #expect(server.receivedAuthorization == "Bearer stale-token")
@@ -204,5 +213,36 @@ import Testing
                     && result.stderrLines.filter { $0.hasPrefix("credential-curl:") }.count == 1, "\(global): \(result)")
             #expect(server.receivedCredential == nil, "\(global): the repository's helper answered")
         }
+    }
+
+    // MARK: Signals
+
+    /// Told to end (TERM, INT, HUP) while curl waits for a slow answer: curl ends too,
+    /// instead of sending on by itself, and the exit status is 128 + the signal (attack
+    /// round: curl went on, re-parented to init).
+    @Test(arguments: [("TERM", 143), ("INT", 130), ("HUP", 129)])
+    func aSignalEndsCurlToo(signal: String, status: Int32) throws {
+        let slow = try machine.startServer(username: "alice", password: password, responseDelay: 20)
+        try machine.store(username: "alice", password: password, for: slow)
+        let token = "signal-" + UUID().uuidString
+        // Started in the background: a shell leaves INT ignored there, which credential-curl
+        // then inherits; `trap - INT` in the subshell gives it the default back.
+        let script = #"""
+            ( trap - INT; exec "$0" -sS -o /dev/null "$1" ) &
+            pid=$!
+            tries=0
+            until pgrep -f "^curl -q --globoff.*$2" >/dev/null; do
+                tries=$((tries + 1)); [ "$tries" -lt 200 ] || { echo "curl never started"; exit 99; }; sleep 0.05
+            done
+            kill -"$3" "$pid"
+            wait "$pid"
+            echo "status $?"
+            sleep 0.3
+            pgrep -f "^curl -q --globoff.*$2" >/dev/null && echo "curl still runs"
+            exit 0
+            """#
+        let result = try machine.sandbox.run("/bin/sh", ["-c", script, SourceTree.credentialCurl, slow.url("/echo?\(token)"), token, signal],
+                                             environment: machine.environment, timeout: 60)
+        #expect(result.exitCode == 0 && result.stdoutLines == ["status \(status)"], "\(result)")
     }
 }
