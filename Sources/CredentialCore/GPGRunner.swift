@@ -8,10 +8,13 @@ public enum GPGRunner {
     /// Which gpg runs: `path` when the caller has one (import's GCM_GPG_PATH, as Git
     /// Credential Manager finds gpg), else gpg2 when there is one, else gpg: as pass
     /// chooses. The one place that decides, for pass, doctor and import alike.
-    public static func program(path: String? = nil) -> String? {
-        if let path, !path.isEmpty { return path }
-        return Subprocess.which("gpg2") ?? Subprocess.which("gpg")
+    public static func program(path: String?) throws(HelperError) -> String? {
+        if let path, !path.isEmpty { return try Subprocess.named(by: "GCM_GPG_PATH", path) }
+        return program
     }
+
+    /// gpg2 when there is one, else gpg, found as every program is.
+    public static var program: String? { Subprocess.which("gpg2") ?? Subprocess.which("gpg") }
 
     /// pass's own options for gpg, PASSWORD_STORE_GPG_OPTS split into words as pass's
     /// shell splits the unquoted variable (a --homedir there is where the keys are).

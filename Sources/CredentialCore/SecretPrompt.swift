@@ -54,7 +54,9 @@ public enum SecretPrompt {
     /// Runs the askpass program with the prompt as its one argument (as git does) and
     /// takes its standard output.
     static func runAskpass(_ program: String, prompt: String) throws -> [UInt8] {
-        guard let result = Subprocess.run(program, [prompt], collectErrors: false, limit: limit) else {
+        let variable = SystemIO.environment("GIT_ASKPASS") != nil ? "GIT_ASKPASS" : "SSH_ASKPASS"
+        guard let path = try Subprocess.named(by: variable, program),
+              let result = Subprocess.run(path, [prompt], collectErrors: false, limit: limit) else {
             throw HelperError(.failure, "cannot run the askpass program \(program): \(SystemIO.errorText())",
                               fix: "fix or unset GIT_ASKPASS / SSH_ASKPASS")
         }

@@ -229,6 +229,20 @@ public enum Subprocess {
         return (buffers[0], buffers[1], nil)
     }
 
+    /// The program a variable of the person's names (GIT_ASKPASS, SSH_ASKPASS,
+    /// GCM_GPG_PATH): a bare name is looked up as every program is (`which`; `nil` when
+    /// none); an absolute path runs as given, as git runs it; a relative one is refused: it
+    /// names a file of the current directory, the repository git runs a helper in, as a
+    /// relative PATH entry would.
+    public static func named(by variable: String, _ value: String) throws(HelperError) -> String? {
+        guard value.contains("/") else { return which(value) }
+        guard value.hasPrefix("/") else {
+            throw HelperError(.failure, "\(variable)=\(Trace.quoted(value)) is a relative path, which names a program of the current directory (the repository git runs a helper in), so it is not run",
+                              fix: "give \(variable) an absolute path, or a name to find in PATH")
+        }
+        return value
+    }
+
     /// The full path of `program` in `searchDirectories`: the first executable regular
     /// file of that name (as git's own lookup) that only the user and root could have put
     /// there (PrivateFiles.checkProgram, a link's target too); `nil` when none.

@@ -77,7 +77,7 @@ public struct PassProgram: Sendable {
 
     /// pass and the gpg it and get run (GPGRunner's choice: gpg2 when there is one), each
     /// with where it is found, `nil` when it is not installed: the one check of them.
-    public static var programs: [(name: String, path: String?)] { [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program())] }
+    public static var programs: [(name: String, path: String?)] { [("pass", Subprocess.which("pass")), ("gpg", GPGRunner.program)] }
 
     /// The first of `programs` that is not installed.
     static var missingProgram: String? { programs.first { $0.path == nil }?.name }
@@ -107,7 +107,7 @@ public struct PassProgram: Sendable {
     /// no .gpg-id); writing and removing still go through pass.
     public func decrypt(_ ciphertext: [UInt8], of name: String) throws -> Decrypted {
         Trace.note("running gpg to decrypt \(Trace.quoted(name))")
-        guard let program = GPGRunner.program() else { throw Self.missing("gpg") }
+        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
         guard let (decrypted, result) = GPGRunner.decrypt(ciphertext, program: program, options: gpgOptions + ["--compress-algo=none", "--no-encrypt-to"],
                                                           limit: Self.largestEntry, timeout: Self.timeoutSeconds, environment: environment) else {
             throw Self.missing(program)
@@ -132,7 +132,7 @@ public struct PassProgram: Sendable {
     /// gpg run as pass runs it: gpg2 when there is one, `command` first, then pass's
     /// options and ours, then `arguments`; bounded as every gpg run is (GPGRunner).
     func gpg(_ command: [String], _ arguments: [String], limit: Int = 1 << 20) throws -> Subprocess.Result {
-        guard let program = GPGRunner.program() else { throw Self.missing("gpg") }
+        guard let program = GPGRunner.program else { throw Self.missing("gpg") }
         guard let result = GPGRunner.run(program, command + gpgOptions + arguments, limit: limit, timeout: Self.timeoutSeconds,
                                          environment: environment) else {
             throw Self.missing(program)

@@ -14,7 +14,7 @@ import Glibc
 enum GPG {
     /// Which gpg, as GCM finds it (CredentialStore.GetGpgPath): GCM_GPG_PATH, else gpg2
     /// on PATH, else gpg ("mimic the way `pass` determines GPG dependency"): GPGRunner's rule.
-    static var program: String? { GPGRunner.program(path: SystemIO.environment("GCM_GPG_PATH")) }
+    static var program: String? { get throws(HelperError) { try GPGRunner.program(path: SystemIO.environment("GCM_GPG_PATH")) } }
 
     /// The most a file may decrypt to: a credential is a line of secret and two of names.
     static let limit = 64 << 10
@@ -27,7 +27,7 @@ enum GPG {
     /// `NotDecryptable` for a file no passphrase would open, and a `HelperError` when the
     /// user's key could not be used (its passphrase could not be asked for, gpg failed).
     static func decrypt(_ ciphertext: [UInt8], name: String) throws -> [UInt8] {
-        guard let program else {
+        guard let program = try program else {
             throw HelperError(.failure, "cannot decrypt \(name): gpg is not installed (nor gpg2, nor GCM_GPG_PATH)",
                               fix: "install gnupg (apt install gnupg), then import again")
         }

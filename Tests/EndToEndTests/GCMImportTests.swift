@@ -395,6 +395,27 @@ import Glibc
         return path
     }
 
+    /// GCM_GPG_PATH names the gpg that decrypts every GCM secret: a relative path names
+    /// the current directory (a repository's own `gpg`) and is refused before anything is
+    /// run; an absolute one runs as given, as GCM runs it (attack round: `./gpg` of the
+    /// working directory ran).
+    @Test func aRelativeGCMGPGPathIsNotRun() throws {
+        defer { try? stopAgent() }
+        try makeKey(passphrase: "")
+        try encrypted("git/https/example.com/alice.gpg", GCMImportTests.text(password: "alice-gpg-pat", service: "https://example.com", account: "alice"))
+        let checkout = sandbox.root + "/checkout", ran = sandbox.root + "/planted-gpg-ran"
+        try FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+        try ChildProcess.writeFile(checkout + "/gpg", Array("#!/bin/sh\ntouch '\(ran)'\nexec /usr/bin/gpg \"$@\"\n".utf8), mode: 0o755)
+        let environment = ["GNUPGHOME": gnupg, "GCM_GPG_PATH": "./gpg"]
+        let refused = try sandbox.run(BuiltProducts.sqliteHelper, ["import", "--from", "gcm"], environment: environment, directory: checkout, timeout: 60)
+        #expect(refused.exitCode == 1 && !fileExists(ran), "\(refused)")
+        #expect(refused.stderrText.contains("GCM_GPG_PATH=./gpg is a relative path, which names a program of the current directory (the repository git runs a helper in), so it is not run. Fix: give GCM_GPG_PATH an absolute path, or a name to find in PATH"),
+                "\(refused)")
+        let absolute = try sandbox.run(BuiltProducts.sqliteHelper, ["import", "--from", "gcm"], environment: ["GNUPGHOME": gnupg, "GCM_GPG_PATH": "/usr/bin/gpg"],
+                                       directory: checkout, timeout: 60)
+        #expect(absolute.exitCode == 0 && absolute.stderrText.contains(": 1 new"), "\(absolute)")
+    }
+
     @Test func theGpgStoreIsDecryptedByTheUsersGpg() throws {
         defer { try? stopAgent() }
         try makeKey(passphrase: "")

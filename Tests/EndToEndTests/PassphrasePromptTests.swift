@@ -147,6 +147,22 @@ import Testing
         _ = try helper("lock")
     }
 
+    /// GIT_ASKPASS given by a relative path names a program of the current directory (the
+    /// repository git runs the helper in): not run, one line; by an absolute path, it runs
+    /// as git runs it (attack round: `GIT_ASKPASS=./good` ran from the working directory).
+    @Test func aRelativeAskpassIsNotRun() throws {
+        try withDescriptor.storeAll(Self.credential)
+        let checkout = sandbox.root + "/checkout", ran = sandbox.root + "/askpass-ran"
+        let askpass = try sandbox.file("checkout/askpass", "#!/bin/sh\ntouch '\(ran)'\nprintf '%s\\n' '\(phrase)'\n", mode: 0o700)
+        let refused = try sandbox.run(BuiltProducts.sqliteHelper, ["--db", database, "get"], input: Self.lookup,
+                                      environment: ["GIT_ASKPASS": "./askpass"], directory: checkout)
+        #expect(refused.exitCode == 1 && refused.stdout.isEmpty && !fileExists(ran), "\(refused)")
+        #expect(refused.stderrText.contains("GIT_ASKPASS=./askpass is a relative path, which names a program of the current directory"), "\(refused)")
+        let found = try helper.with(environment: ["GIT_ASKPASS": askpass]).get(Self.lookup)
+        #expect(found.attributes["password"] == "alice-secret" && fileExists(ran), "\(found)")
+        _ = try helper("lock")
+    }
+
     static let notADuration = "not a duration. Fix: give seconds, or a number followed by s, m, h or d, such as 90, 30s, 5m, 8h or 30d"
 
     /// Out of range, on the parser's road (unlock) and on git's own (a helper line's
