@@ -20,6 +20,12 @@ public enum CurlValues {
             if value.first == UInt8(ascii: "@") {
                 throw HelperError(.usage, "credential-curl cannot combine with --write-out @FILE", fix: "give the format inline")
             }
+            // curl 7.88 reads a config line of at most 100 KiB (tool_parsecfg.c), and the
+            // format goes in one, escaped, with ours after it.
+            if CurlConfig.line("write-out", value).count > 100 * 1024 - 256 {
+                throw HelperError(.usage, "the -w format is too long for the curl config line credential-curl hands it in (100 KiB, escaped)",
+                                  fix: "shorten it, or write the format to a file and give it to plain curl as -w @FILE")
+            }
             switch openSequence(value) {
             case .variable:
                 throw HelperError(.usage, "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer",
@@ -89,9 +95,11 @@ public enum CurlValues {
                     index += 1
                     continue
                 }
+                // `%{NAME}` and `%header{NAME}` are curl 7.88's only braced sequences.
                 let name = format[index...].prefix { isLetter($0) || $0 == UInt8(ascii: "_") }
                 // %X of no variable: curl writes both as they are (`%\\` escapes nothing).
-                guard name.endIndex < format.endIndex, format[name.endIndex] == UInt8(ascii: "{") else {
+                guard name.isEmpty || name.elementsEqual("header".utf8), name.endIndex < format.endIndex,
+                      format[name.endIndex] == UInt8(ascii: "{") else {
                     index += 1
                     continue
                 }

@@ -127,6 +127,8 @@ import Testing
         (["-w", "x%"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
         (["-sw%{header_json"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
         (["-s", "-w", "%%%header{x"], "the -w format ends inside a %-sequence (a lone %, or %{ or %NAME{ without its }), which would swallow what credential-curl adds after it to see the answer. Fix: finish it, or write a literal % as %%"),
+        // Re-test: a format too long for curl's config line made curl fail with its own two lines.
+        (["-w", String(repeating: "w", count: 102_300)], "the -w format is too long for the curl config line credential-curl hands it in (100 KiB, escaped). Fix: shorten it, or write the format to a file and give it to plain curl as -w @FILE"),
         // Attack round: a trailing \ made curl read ours as \%, and print our line on stdout.
         (["-w", "ok\\"], "the -w format ends in a lone \\, which would swallow what credential-curl adds after it to see the answer. Fix: write a literal \\ as \\\\"),
         (["-w", "%{url}\\\\\\"], "the -w format ends in a lone \\, which would swallow what credential-curl adds after it to see the answer. Fix: write a literal \\ as \\\\"),
@@ -155,6 +157,9 @@ import Testing
         // Finished escapes: \\ is one, and %\ is curl's % and \ as they are.
         (["-w", "a\\\\"], []),
         (["-w", "100%\\"], []),
+        // curl 7.88 knows %{...} and %header{...} only: %a{ is % and a, then text.
+        (["-w", "%a{"], []),
+        (["-w", "%theader{"], []),
     ] as [([String], [String])])
     func passedOnRewritten(arguments: [String], options: [String]) {
         #expect(Self.passed(arguments) == options)
