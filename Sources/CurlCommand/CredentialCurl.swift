@@ -35,9 +35,7 @@ public enum CredentialCurl {
         do {
             exit(try run(arguments))
         } catch {
-            Trace.note("failed with exit code \(error.kind == .usage ? 2 : 1): " + error.line(program: program).dropFirst(program.count + 2))
-            SystemIO.writeAll(2, error.line(program: program) + "\n")
-            exit(error.kind == .usage ? 2 : 1)
+            exit(HelperRunner.report(error, root: CredentialCurlCommand.self))
         }
     }
 
@@ -95,12 +93,13 @@ public enum CredentialCurl {
             Trace.note("neither approving nor rejecting the credential: the last response came from \(Trace.quoted(answeredBy ?? "none")), not from the credential's origin")
             return outcome.status
         }
+        let token = credential.authtype != nil && credential.credential != nil
         if outcome.code.utf8.count == 3 && outcome.code.hasPrefix("2") {
             Trace.note("approving the credential (git credential approve): a 2xx from its own origin")
-            GitCredentialCalls.tell("approve", answer, token: credential.authtype != nil && credential.credential != nil)
+            GitCredentialCalls.tell("approve", answer, token: token)
         } else if outcome.code == "401" {
             Trace.note("rejecting the credential (git credential reject): a 401 from its own origin")
-            GitCredentialCalls.tell("reject", answer, token: credential.authtype != nil && credential.credential != nil)
+            GitCredentialCalls.tell("reject", answer, token: token)
             // Said even with -s, which silences curl's own messages, not ours: the stored
             // credential is gone, and the next run (a cron job's) would fail or ask.
             let user = credential.username.map { CurlURL.shown($0.bytes) } ?? ""

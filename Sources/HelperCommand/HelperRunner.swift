@@ -141,7 +141,7 @@ public enum HelperRunner {
 
     /// Prints the error as one line on stderr (help on stdout) and returns the exit code;
     /// the trace gets the same line.
-    static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
+    public static func report<Root: ParsableCommand>(_ error: Error, root: Root.Type) -> Int32 {
         let (code, fd, text) = outcome(of: error, root: root)
         if let text { SystemIO.writeAll(fd, text + "\n") }
         Trace.note(code == 0 ? "finished" : "failed with exit code \(code)" + (text.map { ": " + $0 } ?? ""))
