@@ -28,6 +28,9 @@ public protocol ManagedStore: CredentialStore {
     /// the caller picks. A store that can look a host up (the Secret Service, by attribute)
     /// need not list everything; the others do.
     func list(host: String) throws -> [StoredItem]
+    /// The hosts items are stored for, for TAB completion: quick, and never a prompt (a
+    /// store whose names say their hosts reads only those).
+    func storedHosts() throws -> [String]
     /// Every stored item with its secrets (for export); fails rather than leave one out.
     func all() throws -> [Credential]
     /// Every item, with its secrets, where `replace` writes: what an import compares with
@@ -86,6 +89,7 @@ extension CredentialStore {
 
 extension ManagedStore {
     public func list(host: String) throws -> [StoredItem] { try list() }
+    public func storedHosts() throws -> [String] { try list().compactMap { $0.credential.host?.text } }
     public func sharedItems() throws -> [StoredItem] { [] }
     @discardableResult public func removeAll(includingShared: Bool) throws -> Int { try removeAll() }
     public func allWhereReplaceWrites() throws -> [Credential] { try all() }

@@ -230,7 +230,9 @@ enum Doctor {
     static func roundTrip(_ settings: some DiagnosableSettings) -> HealthCheck {
         if let blocker = settings.roundTripBlocker { return HealthCheck(.warn, "round trip", "not tried: \(blocker)") }
         do {
-            return try TemporaryDirectory.with(prefix: "git-credential-doctor") { roundTrip(in: settings.throwaway(in: $0)) }
+            return try TemporaryDirectory.with(prefix: "git-credential-doctor") {
+                roundTrip(in: settings.throwaway(in: $0), explaining: settings.roundTripCheck(after:))
+            }
         } catch let error as HelperError {
             return HealthCheck(.fail, "round trip", error.message, fix: error.fix)
         } catch {
@@ -238,7 +240,7 @@ enum Doctor {
         }
     }
 
-    static func roundTrip(in settings: some StoreSettings) -> HealthCheck {
+    static func roundTrip(in settings: some StoreSettings, explaining: (HelperError) -> HealthCheck? = { _ in nil }) -> HealthCheck {
         let subject = "round trip"
         let secret = Value(Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255) }))
         // A user of this run's own: two doctors at once on one keyring each find their own item.
@@ -257,7 +259,7 @@ enum Doctor {
             }
             return HealthCheck(.ok, subject, "stored, read back and erased a test credential")
         } catch let error as HelperError {
-            return HealthCheck(.fail, subject, error.message, fix: error.fix)
+            return explaining(error) ?? HealthCheck(.fail, subject, error.message, fix: error.fix)
         } catch {
             return HealthCheck(.fail, subject, "\(error)")
         }

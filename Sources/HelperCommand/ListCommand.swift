@@ -111,8 +111,8 @@ enum StoredHosts<Options: StoreOptions> {
         Subprocess.exit(afterSeconds: completionSeconds)
         let settings = Options.Settings(readingLeniently: words.dropFirst())
         // The store erase and list would use, without their note: completion prints only words.
-        let items = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.list()) ?? []
-        return Array(Set(items.compactMap { $0.credential.host?.text }.filter { !$0.isEmpty })).sorted()
+        let hosts = (try? ((try? settings.followingGit(saying: false)) ?? settings).openExisting()?.storedHosts()) ?? []
+        return Array(Set(hosts.filter { !$0.isEmpty })).sorted()
     }
 }
 

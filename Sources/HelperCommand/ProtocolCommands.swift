@@ -42,10 +42,15 @@ public protocol DiagnosableSettings: StoreSettings {
     func throwaway(in directory: String) -> Self
     /// Why doctor's round trip cannot be tried (a check before it failed already), if so.
     var roundTripBlocker: String? { get }
+    /// What doctor says of a round trip that failed with `error` when that is the normal
+    /// state of a healthy setup (a key whose passphrase gpg-agent will ask for); nil: a
+    /// FAIL with the error's own line.
+    func roundTripCheck(after error: HelperError) -> HealthCheck?
 }
 
 extension DiagnosableSettings {
     public var roundTripBlocker: String? { nil }
+    public func roundTripCheck(after error: HelperError) -> HealthCheck? { nil }
 }
 
 /// The argument-parser face of a helper's settings.

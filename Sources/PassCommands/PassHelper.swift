@@ -90,6 +90,20 @@ public struct PassSettings: DiagnosableSettings {
         return PassCredentialStore.recipientsFile(for: PassEntry.root, in: user) == nil ? "the password store has no keys for \(PassEntry.root)/ (see above)" : nil
     }
 
+    /// A key with a passphrase gpg-agent does not hold now is a healthy setup: git's get
+    /// asks for it at the pinentry. doctor asks for nothing, so its round trip cannot read
+    /// back; it says so, and how to give the passphrase where no pinentry can reach the
+    /// person (never its own throwaway entry, which is gone when it has spoken).
+    public func roundTripCheck(after error: HelperError) -> HealthCheck? {
+        guard PassProgram.isPassphraseNeeded(error) else { return nil }
+        let stored = "stored a test credential; reading it back needs the passphrase of your gpg key, which gpg-agent does not hold now"
+        guard PromptPlace.here.pinentryReachable else {
+            return HealthCheck(.warn, "round trip", stored + ", and there is no terminal or display here for its pinentry, so get stays silent until it does",
+                               fix: "run git-credential-pass list in a terminal and type the passphrase (gpg-agent then keeps it a while)")
+        }
+        return HealthCheck(.ok, "round trip", stored + " (doctor asks for nothing): git's next get asks for it, and gpg-agent then keeps it a while")
+    }
+
     /// A store of its own in `directory`, encrypted to the same keys as git's entries in
     /// the user's store: doctor's round trip commits nothing there.
     public func throwaway(in directory: String) -> PassSettings {
@@ -151,7 +165,10 @@ public struct ApproveKeysCommand: ParsableCommand {
             .gpg-id that applies to git/ and its keys, and approves them all, each as the \
             one key gpg finds for its name now (shown by fingerprint): pass is given that \
             fingerprint, so a key imported later whose user ID also matches the name is \
-            never encrypted to, and a name that matches several keys is refused. The approved \
+            never encrypted to, and a name that matches several keys is refused. Approval is \
+            your certification of a key for this helper: store tells gpg to trust the approved \
+            keys, so a teammate's key nobody signed works (for pass's own commands, certify it: \
+            gpg --quick-lsign-key FINGERPRINT). The approved \
             keys are kept in $XDG_CONFIG_HOME/git-credential-pass/approved-keys, outside \
             the store. Setting PASSWORD_STORE_KEY (which pass then uses instead of any \
             .gpg-id) needs no approval.

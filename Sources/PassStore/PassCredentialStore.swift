@@ -118,18 +118,31 @@ public final class PassCredentialStore: ManagedStore {
             try PrivateFiles.checkDirectoryChain(directory, below: directory + "/" + name)
             // Under the lock sync merges under too: the .gpg-id checked is the one pass reads,
             // and the entry pass's `gpg -o` writes is no link a pull put there since the check.
-            let result = try pass.exclusively {
+            let (result, created) = try pass.exclusively {
                 try tree()?.checkWritable(name + ".gpg")
                 let pinned = try checkRecipients(of: name)
-                return try pass.run(["insert", "--multiline", "--force", name], input: PassEntry.contents(of: credential),
-                                    environment: pinned.map { ["PASSWORD_STORE_KEY": $0.joined(separator: " ")] } ?? [:])
+                let created = missingDirectories(of: name)
+                return (try pass.insert(name, contents: PassEntry.contents(of: credential), approved: pinned), created)
             }
             guard result.succeeded, PrivateFiles.exists(directory + "/" + name + ".gpg") else {
+                // pass makes the entry's directories before gpg runs: none left empty behind.
+                for made in created { _ = rmdir(directory + "/" + made) }
                 throw HelperError(.failure, "pass could not store \(name): \(PassProgram.reason(result))",
                                   fix: "check the keys in \(Self.recipientsFile(for: name, in: directory) ?? "the store's .gpg-id") (gpg --list-keys), then try again")
             }
             progress?.advance()
         }
+    }
+
+    /// The directories (in the store, deepest first) that pass would create for the entry
+    /// `name`: those a failed store removes again.
+    func missingDirectories(of name: String) -> [String] {
+        var missing: [String] = [], parent = PrivateFiles.directory(of: name)
+        while parent != "." && !PrivateFiles.exists(directory + "/" + parent) {
+            missing.append(parent)
+            parent = PrivateFiles.directory(of: parent)
+        }
+        return missing
     }
 
     /// The keys pass will encrypt the entry to must have been approved (ApprovedKeys), and
@@ -252,11 +265,11 @@ public final class PassCredentialStore: ManagedStore {
     /// first); `within`: stops when that many seconds have passed, the rest passed over.
     func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
                  unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
-                 within seconds: Double? = nil) throws -> [Entry] {
+                 within seconds: Double? = nil, among given: [Candidate]? = nil) throws -> [Entry] {
         guard let tree = try tree() else { return [] }
         let deadline = seconds.map { time(nil) + time_t($0) }
         var found: [Entry] = []
-        let sorted = candidates(for: request, in: tree).sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
+        let sorted = (given ?? candidates(for: request, in: tree)).sorted { ($0.modified.tv_sec, $0.modified.tv_nsec) > ($1.modified.tv_sec, $1.modified.tv_nsec) }
         for (index, candidate) in sorted.enumerated() {
             if let last = found.last, last.unreadable == nil, done?(last.credential) == true { break }
             if let deadline, time(nil) >= deadline {
@@ -307,13 +320,17 @@ public final class PassCredentialStore: ManagedStore {
     }
 
     /// Entries whose name can be the request's: below its protocol and host when it names
-    /// them, with its path and username when it names those.
+    /// them (a host without protocol: that host's directory of every protocol), with its
+    /// path and username when it names those. Names are read, nothing decrypted: erase of a
+    /// host with no entry runs no gpg (and pops no pinentry).
     func candidates(for request: Credential, in tree: CheckedDirectory) -> [Candidate] {
-        var base = PassEntry.root
-        if let scheme = request.protocol {
-            base = request.host.map { PassEntry.hostDirectory(protocol: scheme, host: $0) } ?? PassEntry.root + "/" + PassEntry.encode(scheme)
+        var names: [Candidate]
+        if let host = request.host {
+            let wanted = PassEntry.encode(host)
+            names = hostDirectories(request.protocol, in: tree) { $0 == wanted }.flatMap { Self.walk(tree, $0) }
+        } else {
+            names = Self.walk(tree, request.protocol.map { PassEntry.root + "/" + PassEntry.encode($0) } ?? PassEntry.root)
         }
-        var names = Self.walk(tree, base)
         if request.host != nil, request.protocol != nil, let wanted = PassEntry.name(of: request) {
             // The parts after the host: the path's, then the username.
             let wantedParts = wanted.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
@@ -325,6 +342,49 @@ public final class PassCredentialStore: ManagedStore {
             }
         }
         return names
+    }
+
+    /// The host directories (`git/PROTOCOL/HOST`) of `scheme` (nil: of every protocol)
+    /// whose encoded name `accepts` takes: the one rule for where a host's entries are.
+    func hostDirectories(_ scheme: Value?, in tree: CheckedDirectory, accepts: (String) -> Bool) -> [String] {
+        let protocols = scheme.map { [PassEntry.encode($0)] } ?? Self.subdirectories(tree, PassEntry.root)
+        return protocols.flatMap { part in
+            let base = PassEntry.root + "/" + part
+            return Self.subdirectories(tree, base).filter(accepts).map { base + "/" + $0 }
+        }
+    }
+
+    /// The names of the directories right below `subtree` (no link followed; hidden ones, as
+    /// walk, passed over).
+    static func subdirectories(_ tree: CheckedDirectory, _ subtree: String) -> [String] {
+        let directory: CheckedDirectory
+        switch tree.find(subtree) {
+        case .directory(let found): directory = found
+        case .file(let fd, _): close(fd); return []
+        case .missing: return []
+        case .refused(let path, let reason):
+            Trace.note("passed over \(path): it \(reason)")
+            return []
+        }
+        return directory.entries().filter { !$0.name.hasPrefix(".") && $0.info.st_mode & S_IFMT == S_IFDIR }.map(\.name)
+    }
+
+    /// list HOST and erase HOST: the entries of `host` on every port (`HOST` and `HOST:PORT`
+    /// directories of every protocol); only those are decrypted.
+    public func list(host: String) throws -> [StoredItem] {
+        guard let tree = try tree() else { return [] }
+        let wanted = PassEntry.encode(Value(host))
+        let names = hostDirectories(nil, in: tree) { $0 == wanted || $0.hasPrefix(wanted + ":") }.flatMap { Self.walk(tree, $0) }
+        return try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: names).map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        }
+    }
+
+    /// The hosts entries are named for (TAB completion): from the names alone, no entry
+    /// decrypted (17 entries took gpg 5.6 s, and completion is killed after 2 s).
+    public func storedHosts() throws -> [String] {
+        guard let tree = try tree() else { return [] }
+        return Self.walk(tree, PassEntry.root).compactMap { PassEntry.credential(named: $0.name)?.host?.text }
     }
 
     /// Every `.gpg` name below `subtree`, reached through `CheckedDirectory` (no link

@@ -61,6 +61,26 @@ public struct PassProgram: Sendable {
         return try body()
     }
 
+    /// Writes the entry `name` through `pass insert`. `approved`: the fingerprints of the
+    /// keys the person approved for it (ApprovedKeys.check), or nil (PASSWORD_STORE_KEY, the
+    /// person's own choice; doctor's throwaway store): pass gets those keys and nothing else,
+    /// and gpg is told to trust them. Approval pins each key by its full fingerprint after
+    /// the person checked it, so for this helper it IS the person's certification: without
+    /// it, a teammate's key nobody had signed (the normal case in a small team) made every
+    /// store fail with gpg's "There is no assurance this key belongs to the named user".
+    /// Only these recipients are trusted so: a .gpg-id naming a key not approved is
+    /// refused before this (ApprovedKeys), and pass's own commands keep gpg's trust.
+    public func insert(_ name: String, contents: [UInt8], approved: [String]?) throws -> Subprocess.Result {
+        var extra: [String: String] = [:]
+        if let approved {
+            extra["PASSWORD_STORE_KEY"] = approved.joined(separator: " ")
+            if approved.allSatisfy({ ApprovedKeys.isFingerprint($0[...]) }) {
+                extra["PASSWORD_STORE_GPG_OPTS"] = (environment["PASSWORD_STORE_GPG_OPTS"] ?? "") + " --trust-model always"
+            }
+        }
+        return try run(["insert", "--multiline", "--force", name], input: contents, environment: extra)
+    }
+
     /// Runs `pass ARGUMENTS`; nil when pass cannot be started.
     public func run(_ arguments: [String], input: [UInt8]? = nil, timeout: Double = PassProgram.timeoutSeconds,
                     environment extra: [String: String] = [:]) throws -> Subprocess.Result {
@@ -171,10 +191,20 @@ public struct PassProgram: Sendable {
 
     static func needsPassphrase(_ name: String) -> HelperError {
         personPresent
-            ? HelperError(.unavailable, "gpg could not decrypt \(name): the passphrase of your key was not given",
+            ? HelperError(.unavailable, "gpg could not decrypt \(name): \(passphraseNotGiven)",
                           fix: "type it at the pinentry, or check gpg-agent's pinentry-program")
-            : HelperError(.unavailable, "gpg-agent needs the passphrase of your gpg key to decrypt \(name), and there is no terminal here to ask it on",
+            : HelperError(.unavailable, "\(passphraseNeeded) to decrypt \(name), and there is no terminal here to ask it on",
                           fix: "run " + ShellWord.command(["pass", "show", name]) + " once in a terminal (gpg-agent then keeps it a while), or use a key gpg-agent can unlock")
+    }
+
+    static let passphraseNotGiven = "the passphrase of your key was not given"
+    static let passphraseNeeded = "gpg-agent needs the passphrase of your gpg key"
+
+    /// Whether `error` is `needsPassphrase`'s: the key is fine, gpg-agent just does not
+    /// hold its passphrase now (doctor's round trip, which asks for nothing, reports that
+    /// as the normal state it is).
+    public static func isPassphraseNeeded(_ error: HelperError) -> Bool {
+        error.kind == .unavailable && (error.message.hasPrefix(passphraseNeeded) || error.message.hasSuffix(passphraseNotGiven))
     }
 
     /// The line of pass's or gpg's stderr that says what went wrong (not a status line).

@@ -38,8 +38,18 @@ public struct PassSync {
     /// The output of a git command that must succeed, trimmed.
     func must(_ arguments: [String], network: Bool = false, doing action: String, fix: String) throws -> String {
         let result = try git(arguments, network: network)
-        guard result.succeeded else { throw HelperError(.failure, "\(action): \(PassProgram.reason(result))", fix: fix) }
+        guard result.succeeded else { throw HelperError(.failure, "\(action): \(Self.cause(result))", fix: fix) }
         return result.outputText.trimmed
+    }
+
+    /// What git said went wrong: its `fatal:` and `error:` lines (the cause: "'URL' does
+    /// not appear to be a git repository"), not the last line, which after a failed fetch
+    /// is the end of a hint ("and the repository exists."). The last line when git gave
+    /// neither.
+    static func cause(_ result: Subprocess.Result) -> String {
+        let lines = String(decoding: result.errors, as: UTF8.self).split(separator: "\n").map { String($0).trimmed }.filter { !$0.isEmpty }
+        let said = lines.filter { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") }
+        return said.isEmpty ? lines.last ?? "exit status \(result.status)" : said.joined(separator: "; ")
     }
 
     func count(_ range: String) throws -> Int {
@@ -98,7 +108,7 @@ public struct PassSync {
         if ahead > 0 {
             let pushed = try git(["push", "--quiet", remote, "HEAD:" + remoteBranch], network: true)
             guard pushed.succeeded else {
-                throw HelperError(.failure, "cannot push to \(remote): \(PassProgram.reason(pushed))",
+                throw HelperError(.failure, "cannot push to \(remote): \(Self.cause(pushed))",
                                   fix: "run git-credential-pass sync again (another machine may have pushed meanwhile)")
             }
         }
@@ -127,7 +137,7 @@ public struct PassSync {
             _ = try git(["merge", "--abort"])
             let others = conflicted.filter { !ours.contains($0) }
             if others.isEmpty {
-                throw HelperError(.failure, "cannot merge \(upstream): \(PassProgram.reason(merged)); the merge was undone",
+                throw HelperError(.failure, "cannot merge \(upstream): \(Self.cause(merged)); the merge was undone",
                                   fix: "run pass git pull to see why, resolve it, then sync again")
             }
             throw HelperError(.failure, "the merge of \(upstream) conflicts on \(others.joined(separator: ", ")), which is not a git credential; the merge was undone and nothing changed",

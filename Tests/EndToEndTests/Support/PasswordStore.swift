@@ -54,9 +54,15 @@ final class PasswordStore {
 
     /// Imports another person's public key and trusts it fully, as a team member does once.
     func trust(publicKeyOf other: PasswordStore, _ fingerprint: String) throws {
+        try importKey(of: other, fingerprint)
+        try expectSuccess(gpg(["--batch", "--import-ownertrust"], input: Array("\(fingerprint):6:\n".utf8)))
+    }
+
+    /// Imports another person's public key and nothing more: neither signed nor trusted,
+    /// as a small team's keys usually are.
+    func importKey(of other: PasswordStore, _ fingerprint: String) throws {
         let exported = try other.gpg(["--batch", "--armor", "--export", fingerprint])
         try expectSuccess(gpg(["--batch", "--import"], input: exported.stdout.bytes))
-        try expectSuccess(gpg(["--batch", "--import-ownertrust"], input: Array("\(fingerprint):6:\n".utf8)))
     }
 
     func gpg(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
