@@ -56,6 +56,8 @@ public struct PassSettings: DiagnosableSettings {
     public static let helperName = "pass"
     /// Another store than pass's: doctor's throwaway one.
     var directory: String?
+    /// The keys the throwaway store encrypts to: those approved for git's entries.
+    var approved: [String]?
 
     public init() {}
 
@@ -79,7 +81,7 @@ public struct PassSettings: DiagnosableSettings {
     public func openExisting() throws -> ManagedStore? { try PassCredentialStore.openExisting(directory: storeDirectory()) }
     /// Doctor's throwaway store (`directory` set) checks no approved keys: its test secret is not one.
     public func openOrCreate() throws -> ManagedStore {
-        try PassCredentialStore.openForWriting(directory: storeDirectory(), approving: directory == nil)
+        try PassCredentialStore.openForWriting(directory: storeDirectory(), approving: directory == nil, approved: approved)
     }
 
     public func helperArguments() throws -> [String] { [] }
@@ -105,12 +107,15 @@ public struct PassSettings: DiagnosableSettings {
     }
 
     /// A store of its own in `directory`, encrypted to the same keys as git's entries in
-    /// the user's store: doctor's round trip commits nothing there.
+    /// the user's store, and as a store there would: to the approved ones as approved (a
+    /// teammate's key nobody certified failed the round trip of a healthy team setup).
+    /// doctor's round trip commits nothing there.
     public func throwaway(in directory: String) -> PassSettings {
         var settings = PassSettings()
         settings.directory = directory + "/password-store"
         if let user = try? storeDirectory(), let recipients = PassCredentialStore.recipientsFile(for: PassEntry.root, in: user),
            let keys = SystemIO.readFile(recipients, limit: 1 << 16) {
+            settings.approved = try? ApprovedKeys(store: user).approvedFingerprints(String(recipients.dropFirst(user.count + 1)))
             try? PrivateFiles.makeDirectories(directory + "/password-store")
             _ = try? PrivateFiles.createExclusively(directory + "/password-store/.gpg-id", contents: keys)
         }

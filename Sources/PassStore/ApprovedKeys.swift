@@ -203,6 +203,18 @@ public struct ApprovedKeys {
         return keys.map(\.pinned)
     }
 
+    /// The fingerprints approved for the `.gpg-id` at `relative`, in its order, when every
+    /// key it names now was approved by fingerprint; nil otherwise. Approves nothing: for
+    /// doctor's round trip, which encrypts as a store here would (`PassProgram.insert`).
+    public func approvedFingerprints(_ relative: String) throws -> [String]? {
+        let name = Self.exact(relative.utf8), approvals = try approved()
+        guard let keys = approvals[name] ?? Self.inherited(name, from: approvals) else { return nil }
+        let now = Self.names(in: try bytes(of: relative)).map(\.name)
+        guard !now.isEmpty, Self.unapproved(now, of: name, in: approvals).isEmpty else { return nil }
+        let pinned = now.compactMap { named in keys.first { $0.name == named }?.fingerprint }
+        return pinned.count == now.count ? pinned : nil
+    }
+
     /// For doctor: what is not approved among the store's `.gpg-id` files, one line each.
     public func problems(_ relatives: [String]) throws -> [String] {
         let approvals = try approved()

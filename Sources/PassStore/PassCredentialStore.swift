@@ -13,10 +13,14 @@ public final class PassCredentialStore: ManagedStore {
     var directory: String { pass.directory }
     /// The keys a store may encrypt to; nil: any (a throwaway store of doctor's).
     let approvedKeys: ApprovedKeys?
+    /// Doctor's throwaway store: the fingerprints the user approved for git's entries, which
+    /// it encrypts to as a store of the user's would (nil: what its .gpg-id says, as gpg trusts it).
+    let approvedForThrowaway: [String]?
 
-    init(pass: PassProgram, approvedKeys: ApprovedKeys? = nil) {
+    init(pass: PassProgram, approvedKeys: ApprovedKeys? = nil, approvedForThrowaway: [String]? = nil) {
         self.pass = pass
         self.approvedKeys = approvedKeys
+        self.approvedForThrowaway = approvedForThrowaway
     }
 
     /// The store to read from; nil when there is none, or nothing under `git/` yet.
@@ -32,8 +36,9 @@ public final class PassCredentialStore: ManagedStore {
     /// The store to write to: initialised (a `.gpg-id` that applies to `git/`), pass and
     /// gpg installed. pass creates the entries' directories itself. Each store checks
     /// the keys it would encrypt to against those approved (`ApprovedKeys`), unless
-    /// `approving` is false.
-    public static func openForWriting(directory: String, approving: Bool = true) throws -> PassCredentialStore {
+    /// `approving` is false (doctor's throwaway store: `approved`, the user's approved keys,
+    /// are what it encrypts to).
+    public static func openForWriting(directory: String, approving: Bool = true, approved: [String]? = nil) throws -> PassCredentialStore {
         if let program = PassProgram.missingProgram {
             throw HelperError(.failure, PassProgram.missing(program).message, fix: PassProgram.missing(program).fix)
         }
@@ -45,7 +50,8 @@ public final class PassCredentialStore: ManagedStore {
             throw HelperError(.failure, "the password store at \(directory) has no .gpg-id for \(PassEntry.root)/, so pass does not know whom to encrypt to",
                               fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
         }
-        return PassCredentialStore(pass: PassProgram(directory: directory), approvedKeys: approving ? try ApprovedKeys(store: directory) : nil)
+        return PassCredentialStore(pass: PassProgram(directory: directory), approvedKeys: approving ? try ApprovedKeys(store: directory) : nil,
+                                   approvedForThrowaway: approved)
     }
 
     /// Whether the store's directory exists; throws when it is not the user's own (its
@@ -120,7 +126,7 @@ public final class PassCredentialStore: ManagedStore {
             // and the entry pass's `gpg -o` writes is no link a pull put there since the check.
             let (result, created) = try pass.exclusively {
                 try tree()?.checkWritable(name + ".gpg")
-                let pinned = try checkRecipients(of: name)
+                let pinned = try checkRecipients(of: name) ?? approvedForThrowaway
                 let created = missingDirectories(of: name)
                 return (try pass.insert(name, contents: PassEntry.contents(of: credential), approved: pinned), created)
             }

@@ -46,6 +46,9 @@ import Testing
         let stored = try alice.helper.store(teamCI)
         #expect(stored.exitCode == 0 && stored.stderr.isEmpty, "\(stored)")
         #expect(try recipients(of: "git/https/team.example/ci", in: alice) == 2)
+        // doctor's round trip encrypts as a store does: to the approved keys.
+        let doctor = try alice.helper("doctor")
+        #expect(doctor.stdoutLines.contains("ok    round trip: stored, read back and erased a test credential"), "\(doctor)")
 
         try join(bob, from: alice)
         #expect(try bob.helper.password(for: wire("protocol=https", "host=team.example")) == "shared-1")
