@@ -26,7 +26,11 @@ public enum PassDiagnosis {
                                          fix: "pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")]
         }
         let keys = ApprovedKeys.texts(in: SystemIO.readFile(recipients, limit: 1 << 16) ?? [])
-        checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))"))
+        // A team's folder (its own .gpg-id below git/) is said too: whom its entries go to.
+        let folders = PassCredentialStore.gpgIDs(in: directory).filter { $0.hasPrefix(PassEntry.root + "/") && $0 != PassEntry.root + "/.gpg-id" }.map { relative in
+            "; \(relative.dropLast(".gpg-id".count)) to " + ApprovedKeys.texts(in: SystemIO.readFile(directory + "/" + relative, limit: 1 << 16) ?? []).joined(separator: ", ")
+        }
+        checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))" + folders.joined()))
         checks.append(approval(directory))
         checks.append(secretKey(among: keys, pass: PassProgram(directory: directory)))
         checks.append(repository(directory))

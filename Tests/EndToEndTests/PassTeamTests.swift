@@ -100,6 +100,10 @@ import Testing
         #expect(try bob.helper("sync").exitCode == 0)
         #expect(try alice.helper("sync").exitCode == 0)
         #expect(try alice.helper.password(for: wire("protocol=https", "host=team.example", "username=deploy")) == "from-bob")
+        let doctor = try alice.helper("doctor")
+        let storeLine = try #require(doctor.stdoutLines.first { $0.hasPrefix("ok    password store: ") }, "\(doctor)")
+        let folder = try #require(storeLine.components(separatedBy: "; git/https/team.example/ to ").last, "\(storeLine)")
+        #expect(Set(folder.components(separatedBy: ", ")) == [alice.keys[0], bobsKey], "\(storeLine)")
         let alicesList = try alice.helper("list")
         #expect(alicesList.stdoutText.contains("github.com") && alicesList.stdoutText.contains("deploy"), "\(alicesList)")
     }
