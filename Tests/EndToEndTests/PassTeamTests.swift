@@ -94,8 +94,14 @@ import Testing
         #expect(try bob.helper.password(for: wire("protocol=https", "host=github.com")) == nil)
         let listed = try bob.helper("list")
         #expect(listed.exitCode == 0 && listed.stdoutText.contains("team.example") && !listed.stdoutText.contains("github.com"), "\(listed)")
-        // A new entry of the team's host goes to the team's folder, whoever stores it.
-        try bob.helper.storeAll(wire("protocol=https", "host=team.example", "username=deploy", "password=from-bob"))
+        // Bob's git asks pass for the team's URL only (the README's line), and a new entry
+        // of the team's host goes to the team's folder, whoever stores it.
+        try bob.expectSuccess(bob.sandbox.git(["config", "--global", "credential.https://team.example.helper", BuiltProducts.passHelper]))
+        let gits = bob.environment.merging(["GIT_TERMINAL_PROMPT": "0"]) { $1 }
+        let filled = try bob.sandbox.git(["credential", "fill"], input: wire("protocol=https", "host=team.example"), environment: gits)
+        #expect(filled.stdoutLines.contains("password=shared-1"), "\(filled)")
+        try bob.expectSuccess(bob.sandbox.git(["credential", "approve"], input: wire("protocol=https", "host=team.example", "username=deploy", "password=from-bob"),
+                                              environment: gits))
         #expect(try recipients(of: "git/https/team.example/deploy", in: bob) == 2)
         #expect(try bob.helper("sync").exitCode == 0)
         #expect(try alice.helper("sync").exitCode == 0)
