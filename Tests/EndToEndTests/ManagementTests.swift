@@ -98,7 +98,10 @@ import Testing
         #expect(result.stderrLines == ["read 2 credentials from \(netrc): 2 new, 0 replaced, 0 unchanged; skipped 3 incomplete entries (lines 6, 9, 10)",
                                        "not imported from \(netrc): line 6: macro init is not carried over (git credentials hold no macros)",
                                        "not imported from \(netrc): line 9: machine c.example: no password",
-                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host"], "\(result)")
+                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host",
+                                       "note: each entry imported from \(netrc) now answers git for https://HOST only (alice at https://a.example, bob at https://b.example); "
+                                           + "curl used it for every protocol and port of that machine, so git asks once for any other (http://HOST, HOST:8443) and stores the answer"],
+                "\(result)")
         #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
         #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
 
