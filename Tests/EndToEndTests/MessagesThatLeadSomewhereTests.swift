@@ -89,6 +89,47 @@ import Testing
         #expect(saysDbAlone && !saysKeyFileToo, "README.md: what configure --db writes")
     }
 
+    /// A forgotten passphrase: the Fix said "only the store moved aside", with no command,
+    /// and a store moved aside by hand left the next git store to make a key file,
+    /// silently. The Fix names the commands, which move the store aside and make a new
+    /// one asking for a new passphrase; run as printed, git's next store asks for that
+    /// passphrase and no key file appears.
+    @Test func aForgottenPassphraseLeadsToANewPassphraseStore() throws {
+        let database = sandbox.root + "/store/credentials.db"
+        let old = try sandbox.file("secrets/old", "the old passphrase, forgotten\n")
+        let sqlite = sandbox.sqlite(["--db", database])
+        let created = try sqlite.with(passphraseFile: old).initPassphrase()
+        #expect(created.exitCode == 0, "\(created)")
+        try sqlite.with(passphraseFile: old).storeAll(wire("protocol=https", "host=a.example", "username=alice", "password=pa"))
+        let oldBytes = try #require(contents(of: database))
+
+        let guess = try sandbox.file("secrets/guess", "not the passphrase\n")
+        let wrong = try sqlite.with(passphraseFile: guess)("list")
+        expectOneLineFailure(wrong, mentioning: ["wrong passphrase for \(database)", "Fix: "])
+        let line = try #require(wrong.stderrLines.first)
+        let command = String(line[try #require(line.range(of: "make a new one that asks for a new passphrase: ")).upperBound...])
+        #expect(command == "mv -- \(database) \(database).forgotten && git-credential-sqlite --db \(database) init --passphrase", "\(line)")
+
+        // Run as printed (the programs on PATH, as installed), a person's askpass typing the new passphrase.
+        let askpass = try sandbox.ownDirectory() + "/askpass"
+        try ChildProcess.writeFile(askpass, Array("#!/bin/sh\necho 'a new passphrase, long enough'\n".utf8), mode: 0o700)
+        let person = onPath.merging(["GIT_ASKPASS": askpass]) { $1 }
+        let ran = try sandbox.run("/bin/sh", ["-c", command], environment: person)
+        #expect(ran.exitCode == 0, "\(ran)")
+        #expect(contents(of: database + ".forgotten") == oldBytes, "the store moved aside is not the old one")
+
+        expectSuccess(try sandbox.git(["config", "--global", "credential.helper", "\(BuiltProducts.sqliteHelper) --db \(database)"]))
+        expectSuccess(try sandbox.git(["credential", "approve"], input: wire("protocol=https", "host=b.example", "username=bob", "password=pb"), environment: person))
+        #expect(!fileExists(sandbox.keyFile), "the new store fell back to a key file")
+        let filled = try sandbox.git(["credential", "fill"], input: wire("url=https://b.example"), environment: person)
+        #expect(filled.stdoutLines.contains("password=pb"), "\(filled)")
+        // Locked (the typed passphrase's grace period ended), it opens with no key file.
+        let lock = try sandbox.sqlite(["--db", database])("lock")
+        #expect(lock.exitCode == 0 && lock.stderrText == "locked \(database)\n", "\(lock)")
+        let locked = try sandbox.sqlite(["--db", database])("list")
+        #expect(locked.exitCode != 0 && !locked.stdoutText.contains("b.example"), "the new store opened without its passphrase: \(locked)")
+    }
+
     /// curl uses `machine HOST` for every protocol and port of HOST; the imported entry
     /// answers git for https://HOST only. import says so, entry by entry, and git agrees.
     @Test func netrcImportSaysWhatEachEntryNowCovers() throws {
