@@ -114,7 +114,11 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             if source.isNetrc, let covered = Self.netrcCoverage(source) { SystemIO.writeAll(2, Trace.printable(covered) + "\n") }
             if source.isNetrc && !removeSource, let home = SystemIO.environment("HOME"),
                Subprocess.realPath(home + "/.netrc").map({ $0 == Subprocess.realPath(source.name) }) == true {
-                SystemIO.writeAll(2, "note: git's HTTP transport reads \(source.name) before it asks any helper; once you no longer need it, import with --remove-source, or remove it\n")
+                // --remove-source keeps a file with entries it could not import: then the way
+                // out is to move the file where curl does not read it.
+                SystemIO.writeAll(2, "note: git's HTTP transport reads \(source.name) before it asks any helper; once you no longer need it, "
+                    + (source.skipped == 0 ? "import with --remove-source, or remove it\n"
+                        : "move it where curl does not read it (what was not imported stays there, for curl --netrc-file): \(NetrcFile.asideCommand(source.name))\n"))
             }
         }
         if removeSource { try removePlaintext(sources, store: store) }

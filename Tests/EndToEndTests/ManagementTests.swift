@@ -110,9 +110,13 @@ import Testing
         let home = sandbox.home + "/.netrc"
         try FileManager.default.copyItem(atPath: netrc, toPath: home)
         let again = try helper.run(["import", home])
-        #expect(again.stderrLines.last == "note: git's HTTP transport reads \(home) before it asks any helper; once you no longer need it, import with --remove-source, or remove it", "\(again)")
+        // It has entries import cannot carry over, so --remove-source would keep it (issue 26):
+        // the note and doctor's Fix move it out of curl's way instead (DoctorFixTests runs it).
+        #expect(again.stderrLines.last == "note: git's HTTP transport reads \(home) before it asks any helper; once you no longer need it, "
+            + "move it where curl does not read it (what was not imported stays there, for curl --netrc-file): mv -- \(home) \(home).not-for-git", "\(again)")
         let doctor = try helper.run(["doctor"])
-        #expect(doctor.stdoutText.contains("warn  netrc: \(home) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names. Fix: ") && doctor.stdoutText.contains(" import --db ") && doctor.stdoutText.contains(" --remove-source \(home)\n"), "\(doctor)")
+        #expect(doctor.stdoutText.contains("warn  netrc: \(home) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names; import cannot carry all of it over (line 6: ")
+                && doctor.stdoutText.contains(" import --db ") && doctor.stdoutText.contains(" \(home) && mv -- \(home) \(home).not-for-git\n"), "\(doctor)")
     }
 
     @Test func importRemoveSourceWipesOnlyWhatReadsBack() throws {
