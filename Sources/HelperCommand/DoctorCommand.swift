@@ -144,7 +144,9 @@ enum Doctor {
         // can write, then pointing the line there, would do too (said, not the command).
         return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(place)) runs \(line.program), which others could replace, and git hands it every credential: \(why); "
                            + "remove that line, or install that helper where only you and root can write",
-                           fix: ShellWord.command(["git", "config", "--" + entry.scope, "--fixed-value", "--unset", key, entry.value]))
+                           fix: ["global", "system", "local", "worktree"].contains(entry.scope)
+                               ? ShellWord.command(["git", "config", "--" + entry.scope, "--fixed-value", "--unset", key, entry.value])
+                               : "leave it out of git's -c options")
     }
 
     /// The program a configured line of ours runs, found as git finds it: a path as it
