@@ -97,6 +97,6 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
         // Unit tests, no process: the logic of a backend's or a command's own target.
         .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "CredentialCore"]),
-        .testTarget(name: "TransferCommandsTests", dependencies: ["TransferCommands", "CredentialCore"]),
+        .testTarget(name: "TransferCommandsTests", dependencies: ["TransferCommands", "HelperCommand", "CredentialCore"]),
     ]
 )

@@ -40,6 +40,8 @@ public struct BasicAuthHeaderCommand: ParsableCommand {
     }
 
     public func run() throws {
+        TerminalInput.sayWhatIsRead("reads a credential from the terminal: username= and password= lines, then an empty line "
+            + "(the password shows as typed; git credential fill | basic-auth-header does not show it)")
         let credential: Credential
         do { credential = try WireFormat.read(from: 0) } catch { throw error.asInputError("no header was written") }
         Trace.note("read " + Trace.describe(credential))

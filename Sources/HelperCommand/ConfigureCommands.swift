@@ -46,9 +46,9 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 or given credentials. The helper is written by the full path of this program, \
                 so that git finds it whatever PATH git runs with (cron, systemd, an IDE), with \
                 the store options given, if any (paths made absolute), quoted for git's \
-                shell. A path others could put their program at (under /tmp) is refused. A \
-                line of this helper's written before is replaced, and says so; running it \
-                again changes nothing. A plaintext ~/.git-credentials or \
+                shell. A path others could put their program at (under /tmp) is refused. Its \
+                own line, or the pair configure wrote for another of these helpers, is \
+                replaced, and it says so; running it again changes nothing. A plaintext ~/.git-credentials or \
                 $XDG_CONFIG_HOME/git/credentials is pointed out, with the import command that \
                 moves it into the store.
 
@@ -68,23 +68,27 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let arguments = try options.settings.helperArguments()
         let line = try HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
-        let ours = values.filter { HelperLine(parsing: $0).runs(name) }
-        if ours == [line], values.suffix(2) == ["", line] {
+        let (others, theirs) = Self.removingSuitePairs(Self.removingOurs(values, name: name))
+        if others + ["", line] == values {
             SystemIO.writeAll(2, "already configured: \(Trace.quoted(config.key)) is \(Trace.quoted(line)) in the \(target.place)\n")
         } else {
-            let others = Self.removingOurs(values, name: name)
+            // Ours anywhere, and the reset+helper pairs configure wrote for the suite's
+            // other helpers: the reset stops them anyway, and kept they pile up, one pair
+            // per configure (sqlite, then pass, then keyring, then sqlite: four pairs).
+            let replaced = values.filter { HelperLine(parsing: $0).runs(name) } + theirs
             try config.replace(values, with: others + ["", line])
             let earlier = others.filter { !$0.isEmpty }
             let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
             // The same line elsewhere in the list (other helpers after it) is moved, not replaced.
-            SystemIO.writeAll(2, ours.allSatisfy { $0 == line }
+            SystemIO.writeAll(2, replaced.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
-                : "replaced \(ours.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
-            // The lines the reset stops, and ours replaced by one with another store.
-            for value in earlier + ours.filter({ $0 != line }) {
+                : "replaced \(replaced.filter { $0 != line }.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
+            // The lines the reset stops, and those replaced by one with another store.
+            for value in earlier + replaced.filter({ $0 != line }) {
                 if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
             }
         }
+        if let warning = options.settings.configureWarning() { SystemIO.writeAll(2, Trace.printable("warning: " + warning) + "\n") }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
@@ -126,6 +130,26 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         }
         guard !stores.isEmpty else { return nil }
         return Trace.printable("note: this line does not read the credentials that \(Trace.quoted(value)) keeps in \(stores.joined(separator: " and ")); to copy them over: \(commands.joined(separator: "; "))")
+    }
+
+    /// The values without the pairs configure writes for the suite's helpers (a reset
+    /// line, then a line running one of them): a line of theirs written by hand, with no
+    /// reset before it, stays as the person wrote it.
+    /// Returns what is kept, and the helper lines removed.
+    static func removingSuitePairs(_ values: [String]) -> (kept: [String], removed: [String]) {
+        let helpers = Programs.all.compactMap(\.helperName)
+        var kept: [String] = []
+        var removed: [String] = []
+        for value in values {
+            let line = HelperLine(parsing: value)
+            if kept.last == "", helpers.contains(where: line.runs) {
+                kept.removeLast()
+                removed.append(value)
+            } else {
+                kept.append(value)
+            }
+        }
+        return (kept, removed)
     }
 
     /// The values without this helper's lines, and without the reset line configure put

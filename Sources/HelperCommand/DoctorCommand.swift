@@ -122,14 +122,14 @@ enum Doctor {
         // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
         if let earlier = active[..<ours].first(where: { $0.value.split(separator: " ").first != "cache" }) {
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(earlier.scope) configuration), so git uses its answers before \(name)'s",
-                                fix: configureLine(name, arguments: arguments, scope: earlier.scope) + " (it resets the list)")] + programs
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(earlier.scope) configuration), so git uses its answers before \(name)'s; configure resets the list",
+                                fix: configureLine(name, arguments: arguments, scope: earlier.scope))] + programs
         }
         if let plaintext = active.first(where: { $0.value.split(separator: " ").first == "store" }) {
             let move = PlaintextFiles.importLine(name, arguments: arguments, files: PlaintextFiles.files(of: HelperLine(parsing: plaintext.value)))
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(plaintext.scope) configuration) and writes every credential in clear to a file",
-                                fix: configureLine(name, arguments: arguments, scope: plaintext.scope) + " (it resets the list)"
-                                    + (move.map { ", then " + $0.command } ?? ""))] + programs
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(plaintext.scope) configuration) and writes every credential in clear to a file; configure resets the list"
+                                + (move.map { ", and import moves \($0.files) into the store" } ?? ""),
+                                fix: configureLine(name, arguments: arguments, scope: plaintext.scope) + (move.map { " && " + $0.command } ?? ""))] + programs
         }
         return [HealthCheck(.ok, subject, order)] + programs
     }
@@ -140,8 +140,13 @@ enum Doctor {
         let line = HelperLine(parsing: entry.value)
         guard line.program.hasPrefix("/"), let why = HelperLine.whyUnsafeToRun(line.program) else { return nil }
         let place = key == "credential.helper" ? entry.scope : "\(entry.scope), \(Trace.quoted(key))"
-        return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(place)) runs \(line.program), which others could replace, and git hands it every credential: \(why)",
-                           fix: "remove that line (git config --\(entry.scope) --edit), or install that helper where only you and root can write")
+        // The Fix removes that line only; installing that helper where only you and root
+        // can write, then pointing the line there, would do too (said, not the command).
+        return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(place)) runs \(line.program), which others could replace, and git hands it every credential: \(why); "
+                           + "remove that line, or install that helper where only you and root can write",
+                           fix: ["global", "system", "local", "worktree"].contains(entry.scope)
+                               ? ShellWord.command(["git", "config", "--" + entry.scope, "--fixed-value", "--unset", key, entry.value])
+                               : "leave it out of git's -c options")
     }
 
     /// The program a configured line of ours runs, found as git finds it: a path as it
@@ -172,8 +177,8 @@ enum Doctor {
             }
             let directory = PrivateFiles.directory(of: first)
             guard directory == execPath || ["/usr/bin", "/bin"].contains(directory) else {
-                return HealthCheck(.warn, subject, "\(named) (\(scope)) runs \(program) by name, found in \(directory) on this PATH only: git run from cron, systemd or an IDE (PATH=/usr/bin:/bin) will not find it",
-                                   fix: fix + " (it writes the full path)")
+                return HealthCheck(.warn, subject, "\(named) (\(scope)) runs \(program) by name, found in \(directory) on this PATH only: git run from cron, systemd or an IDE (PATH=/usr/bin:/bin) will not find it; configure writes the full path",
+                                   fix: fix)
             }
             found = first
         }
@@ -181,15 +186,15 @@ enum Doctor {
             return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(found), which others could replace: \(why)", fix: HelperLine.unsafeProgramFix)
         }
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
-            return HealthCheck(.warn, subject, "git runs \(found), not this \(here)", fix: "run its doctor, or make git run this one: " + fix)
+            return HealthCheck(.warn, subject, "git runs \(found), not this \(here): run its doctor, or make git run this one", fix: fix)
         }
         // The store checks above are of the store doctor's own options name, and of what
         // this environment names (GIT_CREDENTIAL_SQLITE_DB, XDG_DATA_HOME): a bare line
         // read by git from cron, with HOME alone, finds the default store instead.
         if line.arguments.isEmpty && !arguments.isEmpty {
             let options = arguments.map(ShellWord.quoted).joined(separator: " ")
-            return HealthCheck(.warn, subject, "git runs \(found) with no options, which finds the default store where git runs with HOME alone (cron, systemd, env -i), not the store checked here (\(options))",
-                               fix: configureLine(name, arguments: arguments, scope: scope) + " (it writes the options)")
+            return HealthCheck(.warn, subject, "git runs \(found) with no options, which finds the default store where git runs with HOME alone (cron, systemd, env -i), not the store checked here (\(options)); configure writes the options",
+                               fix: configureLine(name, arguments: arguments, scope: scope))
         }
         guard line.arguments == arguments else {
             let options = line.arguments.isEmpty ? "no options" : line.arguments.map(ShellWord.quoted).joined(separator: " ")
@@ -219,10 +224,26 @@ enum Doctor {
     /// ~/.netrc, which git's HTTP transport (curl) reads before it asks any helper: for
     /// the hosts it names, the helper is never asked (a new user imported it, and git then
     /// went on using the file, silently). Nothing when there is none.
+    /// When import cannot carry every entry over (a `default` entry, which curl sends to
+    /// every host, an account, a macro), `import --remove-source` keeps the file, and
+    /// giving that Fix again sent the person in a circle: the Fix then imports what it can
+    /// and moves the file out of curl's way, kept (for other programs) under another name.
     static func netrc(_ name: String, arguments: [String]) -> [HealthCheck] {
-        guard let home = SystemIO.environment("HOME"), let move = PlaintextFiles.importLine(name, arguments: arguments, files: [home + "/.netrc"].filter { access($0, F_OK) == 0 }) else { return [] }
-        return [HealthCheck(.warn, "netrc", "\(move.files) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names",
-                            fix: move.command)]
+        guard let home = SystemIO.environment("HOME") else { return [] }
+        let path = home + "/.netrc"
+        guard let move = PlaintextFiles.importLine(name, arguments: arguments, files: [path].filter { access($0, F_OK) == 0 }) else { return [] }
+        let detail = "\(move.files) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names"
+        guard let bytes = SystemIO.readFile(path, limit: 1 << 20), NetrcFile.looksLikeNetrc(bytes) else {
+            return [HealthCheck(.warn, "netrc", detail, fix: move.command)]
+        }
+        let reading = NetrcFile.reading(bytes)
+        guard !reading.notes.isEmpty else { return [HealthCheck(.warn, "netrc", detail, fix: move.command)] }
+        let notes = reading.notes.prefix(2).map { "line \($0.line): \($0.text)" }.joined(separator: "; ")
+            + (reading.notes.count > 2 ? "; and \(reading.notes.count - 2) more" : "")
+        let imports = reading.credentials.isEmpty ? [] : [PlaintextFiles.importLine(name, arguments: arguments, files: [path], removingSource: false)?.command].compactMap { $0 }
+        return [HealthCheck(.warn, "netrc", detail + "; import cannot carry all of it over (\(notes)), so it would keep the file: import what it can, "
+                                + "then move the file where curl does not read it (other programs can be given it: curl --netrc-file)",
+                            fix: (imports + [NetrcFile.asideCommand(path)]).joined(separator: " && "))]
     }
 
     /// Store, read back and erase a throwaway credential, as git would, in a throwaway

@@ -31,13 +31,14 @@ public enum PlaintextFiles {
     /// The existing files that may hold something (an empty one holds nothing; one that
     /// cannot be examined may), joined for a message, and the command that imports them
     /// into this helper's store, with its store options, and wipes them.
-    static func importLine(_ name: String, arguments: [String], files candidates: [String] = existing) -> (files: String, count: Int, command: String)? {
+    static func importLine(_ name: String, arguments: [String], files candidates: [String] = existing,
+                           removingSource: Bool = true) -> (files: String, count: Int, command: String)? {
         let files = candidates.filter { path in
             var info = stat()
             return stat(path, &info) != 0 || info.st_size > 0
         }
         guard !files.isEmpty else { return nil }
-        let command = ([HelperLine.invocation(name), "import"] + arguments.map(ShellWord.quoted) + ["--remove-source"]
+        let command = ([HelperLine.invocation(name), "import"] + arguments.map(ShellWord.quoted) + (removingSource ? ["--remove-source"] : [])
             + files.map(ShellWord.quoted)).joined(separator: " ")
         return (files.joined(separator: " and "), files.count, command)
     }

@@ -26,11 +26,15 @@ public protocol StoreSettings {
     var storeOptions: [StoreOption] { get }
     /// The same options with the values in use, whatever chose them (option, variable, default).
     func storeInUse() throws -> [StoreOption]
+    /// Why git could not use this helper here at all, said by configure once it has
+    /// written the line (one line, with its Fix); nil when nothing stands in the way.
+    func configureWarning() -> String?
 }
 
 extension StoreSettings {
     public var storeOptions: [StoreOption] { [] }
     public func storeInUse() throws -> [StoreOption] { [] }
+    public func configureWarning() -> String? { nil }
 }
 
 /// What `doctor` needs besides: management, not the protocol git calls.
@@ -92,7 +96,7 @@ enum ProtocolAction: String {
 
     func run(_ settings: some StoreSettings) throws {
         Trace.enter(rawValue)
-        if isatty(0) == 1 { try atTerminal(settings) }
+        if TerminalInput.isTerminal { try atTerminal(settings) }
         let request: Credential
         do { request = try WireFormat.read(from: 0) } catch { throw error.asInputError(outcome) }
         Trace.note("request " + Trace.describe(request))
@@ -145,7 +149,7 @@ extension ProtocolAction {
             throw HelperError(.usage, "store reads git's credential on standard input, which is a terminal here, where the password would show as typed",
                               fix: "let git ask for it: printf 'url=https://HOST\\n\\n' | git credential fill | \(program)\(options) store")
         case .get:
-            SystemIO.writeAll(2, "\(program): get reads git's request from the terminal: key=value lines (protocol=https, host=example.com), then an empty line:\n")
+            TerminalInput.sayWhatIsRead("get reads git's request from the terminal: key=value lines (protocol=https, host=example.com), then an empty line")
         }
     }
 }

@@ -1,6 +1,10 @@
 import CredentialCore
 import CredentialCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The names of the rows in the `meta` table.
 enum Meta {
     static let databaseID = "database_id"
@@ -149,9 +153,22 @@ enum KeyAccess {
         return try verified(bytes, for: database)
     }
 
+    /// The Fix names the commands that move the store aside and make a new one with a new
+    /// passphrase: without the second, the next store git makes there would be protected
+    /// by a key file, silently. (The database alone is moved: its -wal and -shm, there
+    /// while this process has it open, are gone once it ends.)
     static func wrongPassphrase(_ location: StoreLocation) -> HelperError {
-        HelperError(.failure, "wrong passphrase for \(location.database)",
-                    fix: "try again; a forgotten passphrase cannot be recovered, only the store moved aside")
+        let database = location.database
+        var aside = database + ".forgotten"
+        var number = 1
+        while access(aside, F_OK) == 0 {
+            number += 1
+            aside = database + ".forgotten-\(number)"
+        }
+        let commands = [ShellWord.command(["mv", "--", database, aside]), ShellWord.command(["git-credential-sqlite", "--db", database, "init", "--passphrase"])]
+        return HelperError(.failure, "wrong passphrase for \(database)",
+                           fix: "try again; a forgotten passphrase cannot be recovered: to start over with a new one (what the store holds is lost), "
+                               + "move the store aside and make a new one that asks for a new passphrase: \(commands.joined(separator: " && "))")
     }
 
     /// The key, if it is the one the store's key check was made with; throws if it is,

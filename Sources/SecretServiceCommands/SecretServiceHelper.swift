@@ -64,6 +64,19 @@ public struct SecretServiceSettings: DiagnosableSettings {
     public func openOrCreate() throws -> ManagedStore { try SecretServiceStore.connect() }
 
     public func helperArguments() throws -> [String] { [] }
+
+    /// Outside a desktop (SSH, a server, a container) there is no Secret Service: the
+    /// line configure wrote would make every git command that needs a password complain
+    /// and ask. doctor's check of the bus and the service says why; keyring is the
+    /// helper for such machines (an encrypted file when no keyring answers).
+    public func configureWarning() -> String? {
+        guard let failed = ServiceDiagnosis.checks().first(where: { $0.verdict == .fail }) else { return nil }
+        let keyring = Programs.helpers(keeping: .sqliteFile).first { Programs.helper($0, keeps: .desktopKeyring) } ?? "keyring"
+        return "git cannot use the Secret Service here (\(failed.detail)), so every git command that needs a password will say so and ask. "
+            + "Fix: on a machine without a desktop, use git-credential-\(keyring) configure instead (it keeps credentials in an encrypted file when no keyring answers), "
+            + "or, on a desktop: \(failed.fix ?? "log in to its session")"
+    }
+
     /// The keyring itself: doctor's round trip erases its item there.
     public func throwaway(in directory: String) -> SecretServiceSettings { self }
 }

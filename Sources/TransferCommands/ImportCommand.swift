@@ -111,12 +111,35 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             }
             SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
             for note in source.orderedNotes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
+            if source.isNetrc, let covered = Self.netrcCoverage(source) { SystemIO.writeAll(2, Trace.printable(covered) + "\n") }
             if source.isNetrc && !removeSource, let home = SystemIO.environment("HOME"),
                Subprocess.realPath(home + "/.netrc").map({ $0 == Subprocess.realPath(source.name) }) == true {
-                SystemIO.writeAll(2, "note: git's HTTP transport reads \(source.name) before it asks any helper; once you no longer need it, import with --remove-source, or remove it\n")
+                // --remove-source keeps a file with entries it could not import: then the way
+                // out is to move the file where curl does not read it.
+                SystemIO.writeAll(2, "note: git's HTTP transport reads \(source.name) before it asks any helper; once you no longer need it, "
+                    + (source.skipped == 0 ? "import with --remove-source, or remove it\n"
+                        : "move it where curl does not read it (what was not imported stays there, for curl --netrc-file): \(NetrcFile.asideCommand(source.name))\n"))
             }
         }
         if removeSource { try removePlaintext(sources, store: store) }
+    }
+
+    /// curl uses `machine HOST` for every protocol and port of HOST; an imported entry is
+    /// a credential for https://HOST, which git asks for that URL only: said, entry by
+    /// entry (the first few), so that the person is not surprised to be asked for
+    /// http://HOST or HOST:8443 (once: git stores what is typed then).
+    static func netrcCoverage(_ source: ImportSource) -> String? {
+        var urls: [String] = []
+        for credential in source.credentials {
+            // A repeated machine was read twice but is one credential.
+            guard let host = credential.host else { continue }
+            let url = "\(credential.username.map { Trace.quoted($0.bytes) + " at " } ?? "")https://\(Trace.quoted(host.bytes))"
+            if !urls.contains(url) { urls.append(url) }
+        }
+        guard !urls.isEmpty else { return nil }
+        let shown = urls.prefix(5).joined(separator: ", ") + (urls.count > 5 ? " and \(urls.count - 5) more" : "")
+        return "note: each entry imported from \(source.name) now answers git for https://HOST only (\(shown)); "
+            + "curl used it for every protocol and port of that machine, so git asks once for any other (http://HOST, HOST:8443) and stores the answer"
     }
 
     func readSources() throws -> [ImportSource] {

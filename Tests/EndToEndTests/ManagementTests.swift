@@ -98,7 +98,10 @@ import Testing
         #expect(result.stderrLines == ["read 2 credentials from \(netrc): 2 new, 0 replaced, 0 unchanged; skipped 3 incomplete entries (lines 6, 9, 10)",
                                        "not imported from \(netrc): line 6: macro init is not carried over (git credentials hold no macros)",
                                        "not imported from \(netrc): line 9: machine c.example: no password",
-                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host"], "\(result)")
+                                       "not imported from \(netrc): line 10: a default entry: git credentials need a host",
+                                       "note: each entry imported from \(netrc) now answers git for https://HOST only (alice at https://a.example, bob at https://b.example); "
+                                           + "curl used it for every protocol and port of that machine, so git asks once for any other (http://HOST, HOST:8443) and stores the answer"],
+                "\(result)")
         #expect(try listed() == [["a.example", "alice"], ["b.example", "bob"]])
         #expect(try helper.password(for: wire("protocol=https", "host=a.example")) == "with space")
 
@@ -107,9 +110,13 @@ import Testing
         let home = sandbox.home + "/.netrc"
         try FileManager.default.copyItem(atPath: netrc, toPath: home)
         let again = try helper.run(["import", home])
-        #expect(again.stderrLines.last == "note: git's HTTP transport reads \(home) before it asks any helper; once you no longer need it, import with --remove-source, or remove it", "\(again)")
+        // It has entries import cannot carry over, so --remove-source would keep it (issue 26):
+        // the note and doctor's Fix move it out of curl's way instead (DoctorFixTests runs it).
+        #expect(again.stderrLines.last == "note: git's HTTP transport reads \(home) before it asks any helper; once you no longer need it, "
+            + "move it where curl does not read it (what was not imported stays there, for curl --netrc-file): mv -- \(home) \(home).not-for-git", "\(again)")
         let doctor = try helper.run(["doctor"])
-        #expect(doctor.stdoutText.contains("warn  netrc: \(home) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names. Fix: ") && doctor.stdoutText.contains(" import --db ") && doctor.stdoutText.contains(" --remove-source \(home)\n"), "\(doctor)")
+        #expect(doctor.stdoutText.contains("warn  netrc: \(home) holds passwords in clear, and git's HTTP transport uses it before asking any credential helper for the hosts it names; import cannot carry all of it over (line 6: ")
+                && doctor.stdoutText.contains(" import --db ") && doctor.stdoutText.contains(" \(home) && mv -- \(home) \(home).not-for-git\n"), "\(doctor)")
     }
 
     @Test func importRemoveSourceWipesOnlyWhatReadsBack() throws {

@@ -81,6 +81,24 @@ import Testing
         expectOneLineFailure(try timed { try setup.helper.erase(Self.credential) }, exitCode: 1, mentioning: ["Fix:"])
     }
 
+    /// configure outside a desktop succeeded silently, and every git command then said the
+    /// Secret Service could not be used: it writes the line, and warns in one line that
+    /// names git-credential-keyring as the choice for such a machine. (A keyring daemon
+    /// that owns the name but is wedged is a desktop's trouble: doctor's to tell.)
+    @Test(arguments: [Situation.noSessionBus, .deadSessionBus, .noSecretService])
+    func configureWarnsAndNamesKeyring(situation: Situation) throws {
+        let setup = try Setup(situation)
+        let configured = try setup.helper("configure")
+        #expect(configured.exitCode == 0, "\(configured)")
+        let warnings = configured.stderrLines.filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 1 && warnings.allSatisfy {
+            $0.hasPrefix("warning: git cannot use the Secret Service here (")
+                && $0.contains(". Fix: on a machine without a desktop, use git-credential-keyring configure instead (it keeps credentials in an encrypted file when no keyring answers), or, on a desktop: ")
+        }, "\(configured)")
+        let line = try setup.helper.sandbox.git(["config", "--global", "credential.helper"])
+        #expect(line.stdoutText == BuiltProducts.secretServiceHelper + "\n", "\(line)")
+    }
+
     /// What needs no service at all still works.
     @Test(arguments: Situation.allCases)
     func capabilityAndUnknownActionsNeedNoService(situation: Situation) throws {

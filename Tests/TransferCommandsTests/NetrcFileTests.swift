@@ -1,5 +1,6 @@
 import CredentialCore
 import Testing
+@testable import HelperCommand
 @testable import TransferCommands
 
 /// How a netrc file is read for import, without a process: the entries as written, curl

@@ -1,5 +1,9 @@
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A netrc file, imported only where curl (and so git over HTTP) reads it exactly as it
 /// is written. curl 7.88's reader (lib/netrc.c) has surprises: a token that starts with
 /// `#` ends the line (`password #x` takes the next line's `machine` as the password and
@@ -10,11 +14,12 @@ import CredentialCore
 /// file for that host (`CurlReading`); it is imported only when both give the same login
 /// and password and nothing in it (an account, a control character) would be lost.
 /// Everything else gets a note, and the file counts as not fully imported (so
-/// --remove-source keeps it). Entries become https credentials.
-enum NetrcFile {
+/// --remove-source keeps it). Entries become https credentials. Here, below import,
+/// because doctor reads ~/.netrc the same way (NetrcFile.reading) to give a Fix that works.
+public enum NetrcFile {
     static let keywords: Set<[UInt8]> = Set(["machine", "default", "login", "password", "account", "macdef"].map { Array($0.utf8) })
 
-    static func looksLikeNetrc(_ bytes: [UInt8]) -> Bool {
+    public static func looksLikeNetrc(_ bytes: [UInt8]) -> Bool {
         let lines = Lines(bytes)
         for line in lines.readable {
             guard let first = Tokens.of(line.bytes).tokens.first(where: { !$0.isEmpty }) else { continue }
@@ -23,24 +28,42 @@ enum NetrcFile {
         return false
     }
 
-    static func read(_ bytes: [UInt8], name: String) -> ImportSource {
+    /// The file as import reads it (and doctor, to say what import would leave): each
+    /// entry carried over as an https credential, with its line; and, in line order, each
+    /// line that is not, with why.
+    public struct Reading: Sendable {
+        public var credentials: [(line: Int, credential: Credential)] = []
+        public var notes: [(line: Int, text: String)] = []
+    }
+
+    /// The command that moves a netrc file where curl (and so git) does not read it, kept
+    /// for other programs (curl --netrc-file): for one whose entries import cannot all
+    /// carry over, which import --remove-source keeps (doctor's Fix, import's note).
+    public static func asideCommand(_ path: String) -> String {
+        var aside = path + ".not-for-git"
+        var number = 1
+        while access(aside, F_OK) == 0 {
+            number += 1
+            aside = path + ".not-for-git-\(number)"
+        }
+        return ShellWord.command(["mv", "--", path, aside])
+    }
+
+    public static func reading(_ bytes: [UInt8]) -> Reading {
         let lines = Lines(bytes)
         var (entries, notes) = Entry.all(in: lines)
         notes += lines.unreadable.map { ($0.number, $0.reason) }
-        var source = ImportSource(name: name, credentials: [])
-        source.isNetrc = true
+        var reading = Reading()
         var curl = CurlReading(lines)
         for entry in entries {
             if let problem = entry.problem(curl: &curl) {
                 notes.append((entry.line, (entry.host.map { "machine " + Trace.quoted($0) + ": " } ?? "") + problem))
             } else if let host = entry.host, let login = entry.login, let password = entry.password {
-                source.add(Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password)), at: entry.line)
+                reading.credentials.append((entry.line, Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password))))
             }
         }
-        for (line, text) in notes.enumerated().sorted(by: { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }).map(\.element) {
-            source.skip(line, text)
-        }
-        return source
+        reading.notes = notes.enumerated().sorted(by: { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }).map(\.element)
+        return reading
     }
 
     static func lowercased(_ bytes: [UInt8]) -> [UInt8] { bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
