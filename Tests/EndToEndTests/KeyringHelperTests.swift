@@ -178,13 +178,20 @@ import Testing
         #expect(try itemsInKeyring == 0, "get moved or copied the credential")
     }
 
-    /// Whichever was stored last: the keyring's answer wins, not the newest across both.
+    /// Whichever was stored last answers at the desktop, from either store: a password
+    /// changed over SSH (into the SQLite store) wins over the old one the keyring still
+    /// holds (issue 26; the keyring's answered, whatever its age).
     @Test(arguments: [false, true])
-    func getLooksInTheKeyringFirst(keyringStoredLast: Bool) throws {
+    func theNewestOfTheTwoStoresAnswers(keyringStoredLast: Bool) throws {
         let stores = [{ try overSSH.storeAll(credential(password: "in-sqlite")) },
                       { try atDesktop.storeAll(credential(password: "in-the-keyring")) }]
-        for store in keyringStoredLast ? stores : stores.reversed() { try store() }
-        #expect(try atDesktop.password(for: lookup) == "in-the-keyring")
+        let ordered = keyringStoredLast ? stores : stores.reversed()
+        try ordered[0]()
+        // Both stores keep whole seconds, and the keyring's item wins a tie.
+        let first = time(nil)
+        while time(nil) == first { usleep(20_000) }
+        try ordered[1]()
+        #expect(try atDesktop.password(for: lookup) == (keyringStoredLast ? "in-the-keyring" : "in-sqlite"))
         #expect(try overSSH.password(for: lookup) == "in-sqlite")
     }
 
