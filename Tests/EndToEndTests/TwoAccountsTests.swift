@@ -107,13 +107,13 @@ import Testing
 
         let doctor = try sandbox.sqlite()("doctor", "--db", workStore)
         #expect(doctor.stdoutText.contains("ok    git config: no helper; sqlite runs for \(workURL) only"), "doctor: \(doctor)")
-        #expect(doctor.stdoutLines.contains { $0.hasPrefix("ok    helper: git runs ") && $0.hasSuffix("git-credential-sqlite with --db \(workStore) for \(workURL)") },
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("ok    helper: git runs ") && $0.contains("git-credential-sqlite with --db \(workStore) --key-file ") && $0.hasSuffix(" for \(workURL)") },
                 "doctor: \(doctor)")
         #expect(!doctor.stdoutText.contains("FAIL"), "doctor: \(doctor)")
 
         let status = try sandbox.sqlite()("status")
         #expect(status.stdoutLines.contains("git asks first: no helper (sqlite is not configured)"), "status: \(status)")
-        #expect(status.stdoutLines.contains { $0.hasPrefix("for \(workURL) git asks first: \"/") && $0.hasSuffix("git-credential-sqlite --db \(workStore)\" (global configuration)") },
+        #expect(status.stdoutLines.contains { $0.hasPrefix("for \(workURL) git asks first: \"/") && $0.contains("git-credential-sqlite --db \(workStore) --key-file ") && $0.hasSuffix("\" (global configuration)") },
                 "status: \(status)")
         #expect(status.stdoutLines.first?.hasPrefix("store: \(workStore) (none yet: the first store creates it") == true, "status follows git's line: \(status)")
 
