@@ -13,11 +13,9 @@ public struct StatusCommand<Options: StoreOptions>: ParsableCommand where Option
         let name = Options.Settings.helperName
         return CommandConfiguration(
             commandName: "status",
-            abstract: "Say in a few lines which store git uses, its key, whether it is locked and until when, and which helper git asks first.",
+            abstract: "The store and key git uses, locked until when, the helper git asks first.",
             discussion: """
-                One line each, on stdout. It never asks for anything, unlocks or decrypts \
-                nothing, and changes nothing (doctor checks more, and says what to fix). \
-                Without store options it describes the store git's credential.helper line names.
+                One line each; asks, unlocks, decrypts and changes nothing.
 
                 Example:
                   git-credential-\(name) status
