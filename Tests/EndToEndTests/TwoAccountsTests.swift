@@ -20,8 +20,10 @@ import Testing
     let work = (username: "alice-work", password: "work " + awkwardPassword())
     let personal = (username: "alice", password: "personal " + awkwardPassword())
 
-    init() throws {
-        machine = try ClientMachine(.sqlite)
+    init() throws { try self.init(.sqlite) }
+
+    init(_ helper: StoringHelper) throws {
+        machine = try ClientMachine(helper)
         server = try machine.startServer(username: work.username, password: work.password)
         try server.makeRepository("work")
         try server.makeRepository("personal")
@@ -41,9 +43,9 @@ import Testing
     }
 
     /// The password the helper `sqlite` (default: the machine's) answers for the request's fields.
-    func stored(_ fields: [String], in helper: SQLiteHelper? = nil) throws -> String? {
+    func stored(_ fields: [String], in helper: (any CredentialHelper)? = nil) throws -> String? {
         let request = wire(["protocol=http", "host=\(server.host)"] + fields)
-        return try (helper.map { $0 as any CredentialHelper } ?? machine.helper).get(request).attributes["password"]
+        return try (helper ?? machine.helper).get(request).attributes["password"]
     }
 
     @Test func withoutConfigurationTheNewestAnswersTheOtherRepositoryAndTheTraceSaysWhichUserAndWhy() throws {
@@ -63,6 +65,17 @@ import Testing
 
     @Test(arguments: Way.allCases)
     func eachWayGivesEachRepositoryItsAccountAndKeepsBoth(way: Way) throws {
+        try expectEachRepositoryGetsItsAccount(way)
+    }
+
+    /// The same through git-credential-keyring at the desktop: the Secret Service's items
+    /// keep the username and the path too. (A store per URL is a SQLite store's option.)
+    @Test(arguments: [Way.usernameInURL, .usernameConfig, .useHttpPath])
+    func eachWayWorksWithTheKeyringToo(way: Way) throws {
+        try TwoAccountsTests(.keyring).expectEachRepositoryGetsItsAccount(way)
+    }
+
+    func expectEachRepositoryGetsItsAccount(_ way: Way) throws {
         let workStore = sandbox.root + "/work-store/credentials.db"
         var urls = (work: url("work"), personal: url("personal"))
         switch way {
@@ -82,7 +95,7 @@ import Testing
         }
         // Stored as git stores them after a clone that asked: with the path under useHttpPath.
         let paths: (work: [String], personal: [String]) = way == .useHttpPath ? (["path=git/work.git"], ["path=git/personal.git"]) : ([], [])
-        try (way == .storePerURL ? sandbox.sqlite(["--db", workStore]) : machine.helper)
+        try (way == .storePerURL ? sandbox.sqlite(["--db", workStore]) as any CredentialHelper : machine.helper)
             .storeAll(wire(["protocol=http", "host=\(server.host)"] + paths.work + ["username=\(work.username)", "password=\(work.password)"]))
         try machine.helper.storeAll(wire(["protocol=http", "host=\(server.host)"] + paths.personal
                                              + ["username=\(personal.username)", "password=\(personal.password)"]))
