@@ -57,7 +57,7 @@ struct WhichCommand: ParsableCommand {
             return "nothing can be read now: \(error)"
         }
         var parts: [String] = []
-        if let answer = found.answer, let source = found.source {
+        if let answer = found.answer, let source = store.origin(of: answer) ?? found.source {
             parts.append(answer.password == nil && answer.credential == nil
                 ? "\(source) has only an expired token for \(location(of: answer)): a get answers with its username and refresh token, for the next helper to refresh"
                 : "\(source) answers, with \(location(of: answer))")
