@@ -13,8 +13,8 @@ struct WhichCommand: ParsableCommand {
         discussion: """
             Given a host or URL, the first line says which store a get for it would be \
             answered from (the newest of the two stores; a SQLite store that would ask for \
-            its passphrase is read only when the keyring has no answer), with the protocol, user, host and path of the credential found, \
-            never a secret. The last line says where a store would go, and why. It asks no \
+            its passphrase is read only when the keyring has no answer), with the \
+            protocol, user, host and path of the credential found, never a secret. The last line says where a store would go, and why. It asks no \
             one: a locked keyring or passphrase store is reported as locked, not unlocked.
 
             Examples:

@@ -35,12 +35,13 @@ public enum StoreStatus {
 }
 
 extension KernelKeyring {
-    /// How long the cached key stays, as the kernel says it in /proc/keys ("for about 7h
-    /// more, until about 11:02"); `nil` when no key is cached. The key is looked up by
+    /// How long the cached key stays, as the kernel says it in /proc/keys ("for at least
+    /// 7h more (until 11:02 or a little later; ...)"); `nil` when no key is cached that a
+    /// get would use (`read` drops one with other permissions). The key is looked up by
     /// its description and never read.
     static func timeLeft(description: String) -> String? {
         let id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", description, 0)
-        guard id >= 0 else { return nil }
+        guard id >= 0, permissions(of: key_serial_t(id)) == permissions else { return nil }
         let serial = UInt32(bitPattern: Int32(truncatingIfNeeded: id))
         // ID flags usage timeout perm uid gid type description; the timeout is "perm",
         // "expd", or a number and one unit (s, m, h, d, w), rounded down by the kernel.
