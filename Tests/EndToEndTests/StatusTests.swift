@@ -35,6 +35,10 @@ import Testing
         // The unlock command names the store as configure would write it.
         #expect(locked.count == 3 && locked[1].hasPrefix("key: a passphrase; locked: git asks for it where it can ask you (git-credential-sqlite unlock --db \(sandbox.database) ")
                     && locked[1].hasSuffix(" --timeout 8h unlocks it)"), "\(locked)")
+        // At a terminal, where get would ask for the passphrase, status asks nothing.
+        let atTerminal = try sandbox.atTerminal(BuiltProducts.sqliteHelper, ["status"], answers: ["correct horse"], stderrOnTerminal: true)
+        #expect(atTerminal.code == 0 && !atTerminal.terminal.contains("Passphrase") && atTerminal.stdout.contains("key: a passphrase; locked"),
+                "\(atTerminal)")
         let unlock = try unlocking.run(["unlock", "--timeout", "3h", "--passphrase-fd", "3"])
         #expect(unlock.exitCode == 0, "unlock: \(unlock)")
         let unlocked = try status(helper)
