@@ -77,4 +77,23 @@ import Testing
         #expect(result.stdoutLines.first == "new items go to the desktop keyring: the Secret Service answers and its default keyring is unlocked", "\(result)")
         #expect(result.stdoutLines.dropFirst().first?.hasPrefix("store: \(sandbox.database)") == true, "\(result)")
     }
+
+    @Test func theSecretServiceHelperSaysWhetherTheKeyringIsUsable() throws {
+        let result = try secretService("status")
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "status: \(result)")
+        #expect(result.stdoutLines == ["store: the desktop keyring (the Secret Service's default collection); the Secret Service answers and its default keyring is unlocked",
+                                       "git asks first: no helper (secretservice is not configured)"], "\(result)")
+    }
+}
+
+/// git-credential-pass's status: the entries' directory and the keys they are encrypted to.
+@Suite struct PassStatusTests {
+    @Test func itNamesTheStoreAndItsKeys() throws {
+        let store = try PasswordStore()
+        let result = try PassHelperProcess(store: store)("status")
+        #expect(result.exitCode == 0 && result.stderr.isEmpty, "status: \(result)")
+        #expect(result.stdoutLines == ["store: \(store.storeDirectory)/git/",
+                                       "key: the gpg keys in \(store.storeDirectory)/.gpg-id; gpg-agent asks for a passphrase when it needs one",
+                                       "git asks first: no helper (pass is not configured)"], "\(result)")
+    }
 }

@@ -130,6 +130,12 @@ import Testing
                 "status: \(status)")
         #expect(status.stdoutLines.first?.hasPrefix("store: \(workStore) (none yet: the first store creates it") == true, "status follows git's line: \(status)")
 
+        // list follows the URL's line to its store, as every management command does.
+        try sandbox.sqlite(["--db", workStore]).storeAll(wire("protocol=http", "host=\(server.host)", "username=\(work.username)", "password=\(work.password)"))
+        let listed = try sandbox.sqlite()("list")
+        #expect(listed.exitCode == 0 && listed.stdoutText.contains(work.username) && listed.stderrText.contains("using the store of git's credential.helper: --db \(workStore)"),
+                "list: \(listed)")
+
         let unconfigured = try sandbox.sqlite()("unconfigure", "--url", workURL)
         #expect(unconfigured.exitCode == 0 && unconfigured.stderrText.contains("unconfigured: credential.\(workURL).helper no longer names sqlite"),
                 "unconfigure: \(unconfigured)")
