@@ -137,6 +137,7 @@ public enum HelperActions {
             }
             Trace.note(count(matches.count, "item") + " matched in \(source.name)")
             if let whole = matches.first(where: { $0.answersWhole(request, now: now) }) {
+                noteChoice(whole, among: matches, for: request, now: now)
                 (found.answer, found.source) = (whole, source.name)
                 return found
             }
@@ -146,6 +147,24 @@ public enum HelperActions {
         }
         if found.answer != nil { Trace.note("no match can be answered whole; the newest expired one holds a refresh token") }
         return found
+    }
+
+    /// Two accounts on one server (work and personal): a request without a username
+    /// matches both, and the answer is a guess that git will reject, erasing it, when it
+    /// was the other account's. The trace says which user answered, why, and what
+    /// chooses the user instead.
+    static func noteChoice(_ chosen: Credential, among matches: [Credential], for request: Credential, now: UInt64) {
+        guard request.username == nil else { return }
+        var users: [Value?] = []
+        for match in matches where match.answersWhole(request, now: now) && !users.contains(match.username) {
+            users.append(match.username)
+        }
+        guard users.count > 1 else { return }
+        let place = (request.protocol.map { Trace.quoted($0.bytes) + "://" } ?? "") + (request.host.map { Trace.quoted($0.bytes) } ?? "")
+            + (request.path.map { "/" + Trace.quoted($0.bytes) } ?? "")
+        let user = chosen.username.map { Trace.quoted($0.bytes) } ?? "the item without a username"
+        let why = chosen == matches.first ? "stored most recently" : "the most recently stored that can answer"
+        Trace.note("\(users.count) users match \(place): chose \(user), \(why); the URL's username or credential.<url>.username chooses one")
     }
 
     /// Stores what the protocol says to store; silently nothing for an ephemeral,

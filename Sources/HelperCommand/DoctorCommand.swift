@@ -113,11 +113,20 @@ enum Doctor {
         // git hands every credential to every helper it runs, ours or not.
         let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap { replaceable($0) }
             + lines.forURLs.compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
+        // A store per URL (configure --url): each such line of ours is checked as a general one is.
+        let forURLs = lines.byURL.flatMap { url, entries in
+            entries.filter { !$0.isGeneral && HelperLine(parsing: $0.value).runs(name) }
+                .map { program(name, configured: $0.value, scope: $0.scope, url: url, checking: arguments) }
+        }
         guard let ours = values.firstIndex(where: { HelperLine(parsing: $0).runs(name) }) else {
+            guard forURLs.isEmpty else {
+                let urls = lines.byURL.filter { $0.lines.contains { HelperLine(parsing: $0.value).runs(name) } }.map { Trace.quoted($0.url) }
+                return [HealthCheck(.ok, subject, "\(order); \(name) runs for \(urls.joined(separator: ", ")) only")] + forURLs + others
+            }
             return [HealthCheck(.fail, subject, "credential.helper does not name \(name) (\(order))", fix: configure)] + others
         }
         let programs = active.filter { HelperLine(parsing: $0.value).runs(name) }
-            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) } + others
+            .map { program(name, configured: $0.value, scope: $0.scope, checking: arguments) } + forURLs + others
         // The reset line goes where the offending line is: one written to ~/.gitconfig
         // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
@@ -153,18 +162,20 @@ enum Doctor {
     /// is; `!NAME` on PATH; a short name as `git credential-NAME` does, in git's exec
     /// path and then on PATH. A program found only through this PATH is lost to git run
     /// from cron, systemd or an IDE, which have PATH=/usr/bin:/bin.
-    static func program(_ name: String, configured value: String, scope: String, checking arguments: [String]) -> HealthCheck {
+    static func program(_ name: String, configured value: String, scope: String, url: String? = nil, checking arguments: [String]) -> HealthCheck {
+        // A line for one URL (configure --url) is named with it, and its fixes repeat it.
+        let place = scope + (url.map { ", for \(Trace.quoted($0))" } ?? "")
         let subject = "helper"
         let line = HelperLine(parsing: value)
-        let fix = configureLine(name, arguments: line.arguments, scope: scope)
+        let fix = configureLine(name, arguments: line.arguments, scope: scope, url: url)
         let named = Trace.quoted(value)
         let found: String
         if line.program.contains("/") {
             guard access(line.program, F_OK) == 0 else {
-                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(line.program), which no longer exists", fix: fix)
+                return HealthCheck(.fail, subject, "\(named) (\(place)) runs \(line.program), which no longer exists", fix: fix)
             }
             guard access(line.program, X_OK) == 0 else {
-                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(line.program), which is not executable", fix: fix)
+                return HealthCheck(.fail, subject, "\(named) (\(place)) runs \(line.program), which is not executable", fix: fix)
             }
             found = line.program
         } else {
@@ -173,17 +184,17 @@ enum Doctor {
                 .map { String($0.split(separator: "\n").first ?? "") } : nil
             let directories = (execPath.map { [$0] } ?? []) + Subprocess.searchDirectories
             guard let first = directories.map({ $0 + "/" + program }).first(where: { access($0, X_OK) == 0 }) else {
-                return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(program) by name, which is not on PATH", fix: fix)
+                return HealthCheck(.fail, subject, "\(named) (\(place)) runs \(program) by name, which is not on PATH", fix: fix)
             }
             let directory = PrivateFiles.directory(of: first)
             guard directory == execPath || ["/usr/bin", "/bin"].contains(directory) else {
-                return HealthCheck(.warn, subject, "\(named) (\(scope)) runs \(program) by name, found in \(directory) on this PATH only: git run from cron, systemd or an IDE (PATH=/usr/bin:/bin) will not find it; configure writes the full path",
+                return HealthCheck(.warn, subject, "\(named) (\(place)) runs \(program) by name, found in \(directory) on this PATH only: git run from cron, systemd or an IDE (PATH=/usr/bin:/bin) will not find it; configure writes the full path",
                                    fix: fix)
             }
             found = first
         }
         if let why = HelperLine.whyUnsafeToRun(found) {
-            return HealthCheck(.fail, subject, "\(named) (\(scope)) runs \(found), which others could replace: \(why)", fix: HelperLine.unsafeProgramFix)
+            return HealthCheck(.fail, subject, "\(named) (\(place)) runs \(found), which others could replace: \(why)", fix: HelperLine.unsafeProgramFix)
         }
         if let here = Subprocess.currentExecutable, Subprocess.realPath(found) != here {
             return HealthCheck(.warn, subject, "git runs \(found), not this \(here): run its doctor, or make git run this one", fix: fix)
@@ -194,19 +205,20 @@ enum Doctor {
         if line.arguments.isEmpty && !arguments.isEmpty {
             let options = arguments.map(ShellWord.quoted).joined(separator: " ")
             return HealthCheck(.warn, subject, "git runs \(found) with no options, which finds the default store where git runs with HOME alone (cron, systemd, env -i), not the store checked here (\(options)); configure writes the options",
-                               fix: configureLine(name, arguments: arguments, scope: scope))
+                               fix: configureLine(name, arguments: arguments, scope: scope, url: url))
         }
         guard line.arguments == arguments else {
             let options = line.arguments.isEmpty ? "no options" : line.arguments.map(ShellWord.quoted).joined(separator: " ")
-            return HealthCheck(.warn, subject, "git runs \(found) with \(options), so the store checked here is not the one git uses",
+            return HealthCheck(.warn, subject, "git runs \(found) with \(options)\(url.map { " for \(Trace.quoted($0))" } ?? ""), so the store checked here is not the one git uses",
                                fix: ([HelperLine.invocation(name), "doctor"] + line.arguments.map(ShellWord.quoted)).joined(separator: " "))
         }
-        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(ShellWord.quoted).joined(separator: " ")))
+        return HealthCheck(.ok, subject, "git runs \(found)" + (arguments.isEmpty ? "" : " with " + arguments.map(ShellWord.quoted).joined(separator: " "))
+                           + (url.map { " for \(Trace.quoted($0))" } ?? ""))
     }
 
     /// The configure command that writes a line with these options in that scope.
-    static func configureLine(_ name: String, arguments: [String], scope: String) -> String {
-        let place = ["system": ["--system"], "local": ["--local"]][scope] ?? []
+    static func configureLine(_ name: String, arguments: [String], scope: String, url: String? = nil) -> String {
+        let place = (["system": ["--system"], "local": ["--local"]][scope] ?? []) + (url.map { ["--url", ShellWord.quoted($0)] } ?? [])
         return ([HelperLine.invocation(name), "configure"] + arguments.map(ShellWord.quoted) + place).joined(separator: " ")
     }
 

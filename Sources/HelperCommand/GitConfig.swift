@@ -45,6 +45,23 @@ public struct GitConfig {
         /// one URL (they count as much: git uses them there).
         public var active: [String] { (activeGeneral + forURLs).map(\.value) }
 
+        /// Each URL of a `credential.<url>.helper` key, in git's order, with the lines git
+        /// runs for a request under it: a reset line of the URL's own (configure --url
+        /// writes one) clears the general lines there too, as in git's one list; without
+        /// one, the URL's lines come after the general ones.
+        public var byURL: [(url: String, lines: [Entry])] {
+            var urls: [String] = []
+            for entry in forURLs where !urls.contains(Self.url(of: entry.key)) { urls.append(Self.url(of: entry.key)) }
+            return urls.map { url in
+                let own = forURLs.filter { Self.url(of: $0.key) == url }
+                let resets = own.contains { $0.value.isEmpty }
+                return (url, resets ? Self.afterLastReset(own, value: \.value) : activeGeneral + own)
+            }
+        }
+
+        /// `credential.URL.helper`'s URL (git lowercases the section and the name, not the URL).
+        static func url(of key: String) -> String { String(key.dropFirst("credential.".count).dropLast(".helper".count)) }
+
         /// Every line that runs something, those a reset stops too.
         public var all: [String] { entries.map(\.value).filter { !$0.isEmpty } }
 

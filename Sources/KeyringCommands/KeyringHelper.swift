@@ -38,7 +38,7 @@ public struct KeyringHelper: HelperRoot {
             CapabilityCommand.self, ListCommand<KeyringOptions>.self, EraseAllCommand<KeyringOptions>.self,
             ImportCommand<KeyringOptions>.self, ExportCommand<KeyringOptions>.self,
             DoctorCommand<KeyringOptions>.self, ConfigureCommand<KeyringOptions>.self, UnconfigureCommand<KeyringOptions>.self,
-            WhichCommand.self,
+            WhichCommand.self, StatusCommand<KeyringOptions>.self,
         ]
     )
 

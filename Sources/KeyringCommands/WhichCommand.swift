@@ -12,9 +12,9 @@ struct WhichCommand: ParsableCommand {
         abstract: "Say where a get for a host would be answered from now, and where a store would go, and why.",
         discussion: """
             Given a host or URL, the first line says which store a get for it would be \
-            answered from (the keyring wins; the SQLite store is read only when the keyring \
-            has no answer), with the protocol, user, host and path of the credential found, \
-            never a secret. The last line says where a store would go, and why. It asks no \
+            answered from (the newest of the two stores; a SQLite store that would ask for \
+            its passphrase is read only when the keyring has no answer), with the \
+            protocol, user, host and path of the credential found, never a secret. The last line says where a store would go, and why. It asks no \
             one: a locked keyring or passphrase store is reported as locked, not unlocked.
 
             Examples:
@@ -57,7 +57,7 @@ struct WhichCommand: ParsableCommand {
             return "nothing can be read now: \(error)"
         }
         var parts: [String] = []
-        if let answer = found.answer, let source = found.source {
+        if let answer = found.answer, let source = store.origin(of: answer) ?? found.source {
             parts.append(answer.password == nil && answer.credential == nil
                 ? "\(source) has only an expired token for \(location(of: answer)): a get answers with its username and refresh token, for the next helper to refresh"
                 : "\(source) answers, with \(location(of: answer))")

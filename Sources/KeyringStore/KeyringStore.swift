@@ -48,13 +48,45 @@ public final class KeyringStore: ManagedStore {
 
     // MARK: CredentialStore
 
-    /// The keyring, then the SQLite store: the SQLite store is opened (and a passphrase
-    /// store may ask for its passphrase) only when the keyring has no answer. When
+    /// The keyring (with the SQLite store's newer items), then the SQLite store: the
+    /// SQLite store asks for its passphrase only when the keyring has no answer. When
     /// there is no keyring, the SQLite store alone.
     public var lookupSources: [LookupSource] {
-        let sqlite = LookupSource(name: "the SQLite store \(sqliteLocation.database)") { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
+        let sqlite = LookupSource(name: sqliteName) { [self] request in try self.sqlite?.items(matching: request, for: .lookup) ?? [] }
         guard let secretService else { return [sqlite] }
-        return [LookupSource(name: "the keyring") { try secretService.items(matching: $0, for: .lookup) }, sqlite]
+        return [LookupSource(name: "the keyring") { [self] request in try self.newestOfBoth(secretService.datedItems(matching: request), for: request) }, sqlite]
+    }
+
+    var sqliteName: String { "the SQLite store \(sqliteLocation.database)" }
+
+    /// The SQLite store's items that the last look-up put beside the keyring's.
+    private var sqliteItemsAmongTheKeyrings: [Credential] = []
+
+    /// Where an answer of the keyring's source came from, when that was the SQLite store
+    /// (`which` names it); `nil` when the source's name says it.
+    public func origin(of answer: Credential) -> String? {
+        sqliteItemsAmongTheKeyrings.contains(answer) ? sqliteName : nil
+    }
+
+    /// The keyring's matches and the SQLite store's, newest first (the keyring's first
+    /// when stored in the same second): a password changed over SSH, where only the SQLite
+    /// store could be written, must win over the old one the keyring still holds. The
+    /// SQLite store is read here only when the keyring has an answer and it opens without
+    /// asking; a record of an earlier release, whose time is not known, counts as oldest.
+    func newestOfBoth(_ keyring: [(credential: Credential, stored: UInt64)], for request: Credential) -> [Credential] {
+        guard let newestInKeyring = keyring.first?.stored else { return [] }
+        let fromSQLite: [(credential: Credential, stored: UInt64?)]
+        do { fromSQLite = try SQLiteCredentialStore.openWithoutAsking(sqliteLocation)?.datedItems(matching: request) ?? [] } catch {
+            Trace.note("the keyring answers alone: the SQLite store cannot be read now: \((error as? HelperError)?.message ?? "\(error)")")
+            return keyring.map(\.credential)
+        }
+        let both = (keyring.map { ($0.credential, $0.stored, 0) } + fromSQLite.map { ($0.credential, $0.stored ?? 0, 1) }).enumerated()
+            .sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
+        sqliteItemsAmongTheKeyrings = both.filter { $0.2 == 1 }.map { $0.0 }
+        if let first = both.first, first.2 == 1 {
+            Trace.note("the SQLite store's item was stored after the keyring's newest (\(first.1) > \(newestInKeyring), Unix seconds): it answers first")
+        }
+        return both.map { $0.0 }
     }
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {

@@ -42,7 +42,7 @@ public struct PassHelper: HelperRoot {
             CapabilityCommand.self, ListCommand<PassOptions>.self, EraseAllCommand<PassOptions>.self,
             ImportCommand<PassOptions>.self, ExportCommand<PassOptions>.self,
             DoctorCommand<PassOptions>.self, ConfigureCommand<PassOptions>.self, UnconfigureCommand<PassOptions>.self,
-            SyncCommand.self, ApproveKeysCommand.self,
+            SyncCommand.self, ApproveKeysCommand.self, StatusCommand<PassOptions>.self,
         ]
     )
 

@@ -35,7 +35,7 @@ public struct SQLiteHelper: HelperRoot {
             CapabilityCommand.self, ListCommand<SQLiteOptions>.self, EraseAllCommand<SQLiteOptions>.self,
             ImportCommand<SQLiteOptions>.self, ExportCommand<SQLiteOptions>.self,
             DoctorCommand<SQLiteOptions>.self, ConfigureCommand<SQLiteOptions>.self, UnconfigureCommand<SQLiteOptions>.self,
-            InitCommand.self, PasswdCommand.self, UnlockCommand.self, LockCommand.self,
+            InitCommand.self, PasswdCommand.self, UnlockCommand.self, LockCommand.self, StatusCommand<SQLiteOptions>.self,
         ]
     )
 

@@ -2,24 +2,30 @@ import CredentialCore
 
 /// The plaintext inside a sealed record: a version byte, then each stored field as
 /// presence byte + 32-bit length + bytes, zero-padded to a multiple of 64 bytes so the
-/// blob's size does not give away the length of a password.
+/// blob's size does not give away the length of a password. Version 2 adds when the
+/// record was stored (Unix seconds, as text): git-credential-keyring answers with the
+/// newest of its two stores, and the time is sealed with the rest, so the file still
+/// tells no one when a credential changed.
 enum RecordCodec {
-    static let format = FileFormat("record", reads: [1])
+    static let format = FileFormat("record", reads: [1, 2])
     static let version = UInt8(format.current)
     static let blockSize = 64
 
-    static func encode(_ credential: Credential) -> [UInt8] {
+    static func encode(_ credential: Credential, stored: UInt64) -> [UInt8] {
         var out: [UInt8] = [version]
-        for value in fields(of: credential) { out += field(value) }
+        for value in fields(of: credential) + [Array(String(stored).utf8)] { out += field(value) }
         let padding = (blockSize - out.count % blockSize) % blockSize
         return out + [UInt8](repeating: 0, count: padding)
     }
 
-    static func decode(_ bytes: [UInt8]) -> Credential? {
-        guard bytes.first == version else { return nil }
+    static func decode(_ bytes: [UInt8]) -> Credential? { decodeDated(bytes)?.credential }
+
+    /// The credential and when it was stored (`nil` in a record of version 1).
+    static func decodeDated(_ bytes: [UInt8]) -> (credential: Credential, stored: UInt64?)? {
+        guard let version = bytes.first, format.reads.contains(Int64(version)) else { return nil }
         var index = 1
         var values: [[UInt8]?] = []
-        for _ in 0..<fieldCount {
+        for _ in 0..<(version == 1 ? fieldCount : fieldCount + 1) {
             guard index < bytes.count else { return nil }
             let present = bytes[index]
             index += 1
@@ -35,9 +41,10 @@ enum RecordCodec {
         let value = { (i: Int) in values[i].map(Value.init) }
         // Read as every store reads a stored expiry: what is not canonical is expired.
         let expiry = values[5].map(StoredExpiry.read)
-        return Credential(protocol: value(0), host: value(1), path: value(2), username: value(3),
-                          password: value(4), passwordExpiryUTC: expiry, oauthRefreshToken: value(6),
-                          authtype: value(7), credential: value(8))
+        let stored = values.count > fieldCount ? values[fieldCount].flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } : nil
+        return (Credential(protocol: value(0), host: value(1), path: value(2), username: value(3),
+                           password: value(4), passwordExpiryUTC: expiry, oauthRefreshToken: value(6),
+                           authtype: value(7), credential: value(8)), stored)
     }
 
     static let fieldCount = 9

@@ -2,6 +2,10 @@ import CredentialCore
 import CredentialCrypto
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The encrypted SQLite store. Each row holds a keyed-hash tag of (protocol, host) for
 /// look-ups and one sealed record with every field; the file alone reveals no host,
 /// path, username, secret or expiry. Matching happens after decryption, with the one
@@ -34,6 +38,18 @@ public final class SQLiteCredentialStore: ManagedStore {
             }
         }
         return nil
+    }
+
+    /// The store when it opens without asking anyone (a key file, or a passphrase store
+    /// unlocked in the kernel keyring); `nil` when there is none or it is locked.
+    public static func openWithoutAsking(_ location: StoreLocation) throws -> SQLiteCredentialStore? {
+        guard let database = try StoreDatabase.open(location.database, create: false), !database.meta.isEmpty else { return nil }
+        try KeyAccess.checkShape(database)
+        guard let key = try KeyAccess.keyWithoutAsking(of: database, location: location) else {
+            Trace.note("\(Trace.quoted(location.database)) is locked: not asked for its passphrase here")
+            return nil
+        }
+        return SQLiteCredentialStore(location: location, database: database, key: key)
     }
 
     /// The store for store and import: on first use, creates the database and, in its
@@ -108,7 +124,7 @@ public final class SQLiteCredentialStore: ManagedStore {
                 // The row id is part of the sealed record's additional data, so the
                 // record is sealed once the row exists.
                 let id = database.connection.lastInsertedRowID
-                let sealed = try keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                let sealed = try keys.seal(RecordCodec.encode(credential, stored: Self.now()), rowID: id, tag: tag)
                 try seal.bind(.blob(sealed), .integer(id)).run()
                 rowsByTag[tag]![identity] = [id]
                 progress?.advance()
@@ -194,6 +210,18 @@ public final class SQLiteCredentialStore: ManagedStore {
     struct Row {
         let id: Int64
         let credential: Credential
+        /// When it was stored; `nil` for a record of an earlier release (version 1).
+        let stored: UInt64?
+    }
+
+    static func now() -> UInt64 { UInt64(max(0, time(nil))) }
+
+    /// The items `get` finds, each with when it was stored (`nil`: before this release
+    /// kept it), newest first: what git-credential-keyring compares with the keyring's.
+    public func datedItems(matching request: Credential) throws -> [(credential: Credential, stored: UInt64?)] {
+        try transaction(writing: false) {
+            try rows(near: request).filter { $0.credential.isMatched(by: request, for: .lookup) }.map { (credential: $0.credential, stored: $0.stored) }
+        }
     }
 
     /// The ids of the rows of `tag`, by their key (protocol, host, path, username).
@@ -203,7 +231,7 @@ public final class SQLiteCredentialStore: ManagedStore {
         var index: [[UInt8]: [Int64]] = [:]
         while try statement.step() {
             let id = statement.integer(0)
-            index[Self.identity(of: try decrypt(id: id, tag: tag, sealed: statement.blob(1))), default: []].append(id)
+            index[Self.identity(of: try decrypt(id: id, tag: tag, sealed: statement.blob(1)).credential), default: []].append(id)
         }
         return index
     }
@@ -226,12 +254,13 @@ public final class SQLiteCredentialStore: ManagedStore {
         var rows: [Row] = []
         while try statement.step() {
             let id = statement.integer(0)
-            rows.append(Row(id: id, credential: try decrypt(id: id, tag: statement.blob(1), sealed: statement.blob(2))))
+            let (credential, stored) = try decrypt(id: id, tag: statement.blob(1), sealed: statement.blob(2))
+            rows.append(Row(id: id, credential: credential, stored: stored))
         }
         return rows
     }
 
-    func decrypt(id: Int64, tag: [UInt8], sealed: [UInt8]) throws -> Credential {
+    func decrypt(id: Int64, tag: [UInt8], sealed: [UInt8]) throws -> (credential: Credential, stored: UInt64?) {
         func damaged() -> HelperError {
             HelperError(.failure, "record \(id) of \(location.database) fails authentication: the file was damaged or altered",
                         fix: "restore the database from a backup")
@@ -239,8 +268,8 @@ public final class SQLiteCredentialStore: ManagedStore {
         guard let plaintext = try? keys.open(sealed, rowID: id, tag: tag) else { throw damaged() }
         // Authentic, so its version is what a release wrote.
         if let version = plaintext.first { try RecordCodec.format.check(Int64(version), in: "record \(id) of \(location.database)") }
-        guard let credential = RecordCodec.decode(plaintext) else { throw damaged() }
-        return credential
+        guard let record = RecordCodec.decodeDated(plaintext) else { throw damaged() }
+        return record
     }
 
     /// Gives the store a new data key: every record resealed under `newKey` and the
@@ -257,9 +286,10 @@ public final class SQLiteCredentialStore: ManagedStore {
             for id in ids {
                 try read.bind(.integer(id))
                 guard try read.step() else { continue }
-                let credential = try decrypt(id: id, tag: read.blob(0), sealed: read.blob(1))
+                let (credential, stored) = try decrypt(id: id, tag: read.blob(0), sealed: read.blob(1))
                 let tag = newKey.keys.tag(protocol: credential.protocol?.bytes, host: credential.host?.bytes)
-                let sealed = try newKey.keys.seal(RecordCodec.encode(credential), rowID: id, tag: tag)
+                // A record of version 1 has no time: it stays the oldest (0) it was.
+                let sealed = try newKey.keys.seal(RecordCodec.encode(credential, stored: stored ?? 0), rowID: id, tag: tag)
                 try update.bind(.blob(tag), .blob(sealed), .integer(id)).run()
             }
             try database.write(settings: settings, keys: newKey.keys)

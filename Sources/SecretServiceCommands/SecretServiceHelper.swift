@@ -43,6 +43,7 @@ public struct SecretServiceHelper: HelperRoot {
             ImportCommand<SecretServiceOptions>.self, ExportCommand<SecretServiceOptions>.self,
             DoctorCommand<SecretServiceOptions>.self, ConfigureCommand<SecretServiceOptions>.self,
             UnconfigureCommand<SecretServiceOptions>.self, GCMItemsCommand.self, GCMRemoveCommand.self,
+            StatusCommand<SecretServiceOptions>.self,
         ]
     )
 

@@ -102,8 +102,16 @@ public final class SecretServiceStore: ManagedStore {
     // MARK: CredentialStore
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {
+        try datedItems(matching: request, for: purpose).map(\.credential)
+    }
+
+    /// The items `items(matching:for:)` finds, each with when it was created (Unix
+    /// seconds; a store creates a new item), newest first: what git-credential-keyring
+    /// compares with its SQLite store's.
+    public func datedItems(matching request: Credential, for purpose: MatchPurpose = .lookup) throws -> [(credential: Credential, stored: UInt64)] {
         let found = try candidates(for: request)
-        let readable = found.compactMap(\.credential).filter { $0.isMatched(by: request, for: purpose) }
+        let readable = found.compactMap { item in item.credential.map { (credential: $0, stored: item.created) } }
+            .filter { $0.credential.isMatched(by: request, for: purpose) }
         if readable.count < found.count && (purpose == .erase || readable.isEmpty) { throw Self.locked }
         return readable
     }

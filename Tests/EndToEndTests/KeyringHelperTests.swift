@@ -55,8 +55,10 @@ import Testing
     @Test func whichSaysWhereAGetIsAnsweredFromWithAWorkingKeyring() throws {
         #expect(try atDesktop.which(host) == ["get \(host): nothing found that a get would answer with",
                                               "store: secretservice: the Secret Service answers and its default keyring is unlocked"])
-        try atDesktop.storeAll(credential(password: "desktop-secret"))
+        // Stored over SSH first: the newest of the two stores answers a get without a user.
         try overSSH.storeAll(credential(password: "ssh-secret", username: "bob"))
+        waitForTheNextSecond()
+        try atDesktop.storeAll(credential(password: "desktop-secret"))
         #expect(try atDesktop.which(host).first == "get \(host): the keyring answers, with https://alice@\(host)")
         #expect(try atDesktop.which("https://bob@\(host)").first
                 == "get https://bob@\(host): the SQLite store \(sandbox.database) answers, with https://bob@\(host)")
@@ -178,14 +180,28 @@ import Testing
         #expect(try itemsInKeyring == 0, "get moved or copied the credential")
     }
 
-    /// Whichever was stored last: the keyring's answer wins, not the newest across both.
+    /// Whichever was stored last answers at the desktop, from either store: a password
+    /// changed over SSH (into the SQLite store) wins over the old one the keyring still
+    /// holds (issue 26; the keyring's answered, whatever its age).
     @Test(arguments: [false, true])
-    func getLooksInTheKeyringFirst(keyringStoredLast: Bool) throws {
+    func theNewestOfTheTwoStoresAnswers(keyringStoredLast: Bool) throws {
         let stores = [{ try overSSH.storeAll(credential(password: "in-sqlite")) },
                       { try atDesktop.storeAll(credential(password: "in-the-keyring")) }]
-        for store in keyringStoredLast ? stores : stores.reversed() { try store() }
-        #expect(try atDesktop.password(for: lookup) == "in-the-keyring")
+        let ordered = keyringStoredLast ? stores : stores.reversed()
+        try ordered[0]()
+        waitForTheNextSecond()
+        try ordered[1]()
+        #expect(try atDesktop.password(for: lookup) == (keyringStoredLast ? "in-the-keyring" : "in-sqlite"))
         #expect(try overSSH.password(for: lookup) == "in-sqlite")
+        #expect(try atDesktop.which(host).first == "get \(host): " + (keyringStoredLast ? "the keyring" : "the SQLite store \(sandbox.database)")
+                    + " answers, with https://alice@\(host)")
+    }
+
+    /// Both stores keep whole seconds, and the keyring's item wins a tie: a test that
+    /// orders two stores waits for the clock's next second between them.
+    func waitForTheNextSecond() {
+        let first = time(nil)
+        while time(nil) == first { usleep(20_000) }
     }
 
     // MARK: get asks for nothing it does not need

@@ -14,7 +14,9 @@ after --lifetime seconds, whichever comes first.
 
 The credential file holds the one accepted credential exactly as Basic auth carries it once
 decoded: the bytes `username:password` (UTF-8, no newline added). It is read on every
-request, so a test changes the password by rewriting it.
+request, so a test changes the password by rewriting it. A repository may demand a
+credential of its own (a second account on the same server): the file named like the
+credential file with `.NAME` added, when it exists, replaces it for `/git/NAME.git/...`.
 
 Every path demands that credential. Without it, or with another one: 401 and
 `WWW-Authenticate: Basic realm="test"`. With it:
@@ -149,6 +151,16 @@ def redirect_target(path):
     return None
 
 
+def credential_file_for(path):
+    """The credential file of /git/NAME.git/... when that repository has one, else the server's."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] == "git" and parts[2].endswith(".git") and "." not in parts[2][:-4]:
+        own = Settings.credential_file + "." + parts[2][:-4]
+        if os.path.exists(own):
+            return own
+    return Settings.credential_file
+
+
 class AuthHandler(Handler):
     def received_credential(self):
         """The decoded bytes of a Basic credential in the request, or None."""
@@ -182,7 +194,7 @@ class AuthHandler(Handler):
         received = self.received_credential()
         if path == "/echo" and received is not None:
             write_file(Settings.record_file, received)
-        with open(Settings.credential_file, "rb") as credential_file:
+        with open(credential_file_for(path), "rb") as credential_file:
             expected = credential_file.read()
         if received != expected:
             log(f"401 for {path}: {'no credential' if received is None else 'wrong credential'}")

@@ -34,6 +34,18 @@ struct HelperLinesTests {
         #expect(lines.all == ["store", "cache", "/usr/bin/git-credential-sqlite --db /x", "keyring"])
     }
 
+    /// What git runs for a request under each URL: configure --url's reset line clears the
+    /// general lines there; a URL's line without one comes after them.
+    @Test func eachURLsLinesAsGitRunsThem() {
+        let lines = GitConfig.HelperLines(parsing: Self.output([
+            ("credential.helper", "cache"), ("credential.https://work.example/acme.helper", ""),
+            ("credential.https://work.example/acme.helper", "/usr/bin/git-credential-sqlite --db /work.db"),
+            ("credential.https://other.example.helper", "pass"),
+        ]))
+        #expect(lines.byURL.map(\.url) == ["https://work.example/acme", "https://other.example"])
+        #expect(lines.byURL.map { $0.lines.map(\.value) } == [["/usr/bin/git-credential-sqlite --db /work.db"], ["cache", "pass"]])
+    }
+
     @Test func aResetLastLeavesNothing() {
         #expect(Self.lines(general: ["cache", ""], forURLs: []).active == [])
         #expect(Self.lines(general: [], forURLs: []).active == [])

@@ -10,11 +10,12 @@ import Testing
 
     @Test func recordsRoundTripAndArePadded() throws {
         let item = Credential(protocol: "https", host: "h", username: "u", password: "p", passwordExpiryUTC: 7)
-        let encoded = RecordCodec.encode(item)
+        let encoded = RecordCodec.encode(item, stored: 1_700_000_000)
         #expect(encoded.count % RecordCodec.blockSize == 0)
         #expect(RecordCodec.decode(encoded) == item)
+        #expect(RecordCodec.decodeDated(encoded)?.stored == 1_700_000_000, "the time it was stored")
         #expect(RecordCodec.decode(Array(encoded.dropLast(encoded.count - 10))) == nil)
-        #expect(RecordCodec.decode([2] + encoded.dropFirst()) == nil, "unknown record version")
+        #expect(RecordCodec.decode([3] + encoded.dropFirst()) == nil, "unknown record version")
     }
 
     /// A record's expiry is read as every store reads one (StoredExpiry): what is not
@@ -24,7 +25,8 @@ import Testing
     func aRecordsExpiryIsReadAsEveryStoreReadsIt(text: String, expected: UInt64) {
         var fields = RecordCodec.fields(of: Credential(protocol: "https", host: "h", username: "u", password: "p"))
         fields[5] = Array(text.utf8)
-        let record = [RecordCodec.version] + fields.flatMap(RecordCodec.field)
+        // A record of version 1, as earlier releases wrote (no time stored): still read.
+        let record = [1] + fields.flatMap(RecordCodec.field)
         #expect(RecordCodec.decode(record)?.passwordExpiryUTC == expected)
         #expect(RecordCodec.decode(record)?.isExpired(now: 4_000_000_000) == (expected < 4_000_000_000))
     }

@@ -121,13 +121,13 @@ import Testing
     @Test func aRecordOfALaterFormatIsRefusedClearly() throws {
         let store = try directory.store()
         try store.replace(with: credential("h", user: "u", password: "p"))
-        var plaintext = RecordCodec.encode(credential("h", user: "u", password: "p"))
-        plaintext[0] = 2
+        var plaintext = RecordCodec.encode(credential("h", user: "u", password: "p"), stored: 0)
+        plaintext[0] = 3
         let tag = store.tag(of: credential("h", user: "u", password: "p"))
         let sealed = try store.keys.seal(plaintext, rowID: 1, tag: tag)
         try directory.tamper("UPDATE credential SET sealed = x'\(Hex.encode(sealed))' WHERE id = 1")
         let error = try #require(throws: HelperError.self) { try directory.store().list() }
-        #expect(error.message == "record 1 of \(directory.location.database) has record format 2, and this release (\(Version.number)) reads record format 1")
+        #expect(error.message == "record 1 of \(directory.location.database) has record format 3, and this release (\(Version.number)) reads record formats 1 and 2")
         #expect(error.fix == "use a newer release of the git credential helpers, which reads it; this one changed nothing")
     }
 

@@ -46,6 +46,8 @@ function __git-credential-keyring_parse_tokens -S
             __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'global' 'system' 'local' 'url=' 'version' 'h/help'
         case 'which'
             __git-credential-keyring_parse_subcommand 1 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'version' 'h/help'
+        case 'status'
+            __git-credential-keyring_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'version' 'h/help'
         case 'help'
             __git-credential-keyring_parse_subcommand -r 1 'version'
         end
@@ -119,6 +121,7 @@ complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_c
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'configure' -d 'Make git use this helper (writes credential.helper).'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'unconfigure' -d 'Stop git using this helper (removes what configure wrote).'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'which' -d 'Say where a get for a host would be answered from now, and where a store would go, and why.'
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'status' -d 'The store and key git uses, locked until when, the helper git asks first.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_positional "git-credential-keyring" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring get" db' -l 'db' -d 'The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rF
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring get" key-file' -l 'key-file' -d 'The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).' -rF
@@ -208,4 +211,10 @@ complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_c
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring which" grace-period' -l 'grace-period' -d 'After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again (default: 5m; 0: never).' -rfka ''
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring which" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring which" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" db' -l 'db' -d 'The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rF
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" key-file' -l 'key-file' -d 'The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).' -rF
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" passphrase-fd' -l 'passphrase-fd' -d 'Read the passphrase from this file descriptor instead of asking.' -rfka ''
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" grace-period' -l 'grace-period' -d 'After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again (default: 5m; 0: never).' -rfka ''
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" version' -l 'version' -d 'Show the version.'
+complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-keyring' -n '__git-credential-keyring_should_offer_completions_for_flags_or_options "git-credential-keyring help" version' -l 'version' -d 'Show the version.'

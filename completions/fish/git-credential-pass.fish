@@ -48,6 +48,8 @@ function __git-credential-pass_parse_tokens -S
             __git-credential-pass_parse_subcommand 0 'version' 'h/help'
         case 'approve-keys'
             __git-credential-pass_parse_subcommand 0 'version' 'h/help'
+        case 'status'
+            __git-credential-pass_parse_subcommand 0 'version' 'h/help'
         case 'help'
             __git-credential-pass_parse_subcommand -r 1 'version'
         end
@@ -118,6 +120,7 @@ complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_complet
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_positional "git-credential-pass" -eq 1' -fa 'unconfigure' -d 'Stop git using this helper (removes what configure wrote).'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_positional "git-credential-pass" -eq 1' -fa 'sync' -d 'Pull and push the password store\'s git repository, and say what changed.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_positional "git-credential-pass" -eq 1' -fa 'approve-keys' -d 'Approve the keys the password store\'s .gpg-id files name now, for git\'s entries.'
+complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_positional "git-credential-pass" -eq 1' -fa 'status' -d 'The store and key git uses, locked until when, the helper git asks first.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_positional "git-credential-pass" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass get" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass get" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -166,4 +169,6 @@ complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_complet
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass sync" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass approve-keys" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass approve-keys" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass status" version' -l 'version' -d 'Show the version.'
+complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass help" version' -l 'version' -d 'Show the version.'

@@ -44,6 +44,8 @@ function __git-credential-secretservice_parse_tokens -S
             __git-credential-secretservice_parse_subcommand 0 'global' 'system' 'local' 'url=' 'version' 'h/help'
         case 'unconfigure'
             __git-credential-secretservice_parse_subcommand 0 'global' 'system' 'local' 'url=' 'version' 'h/help'
+        case 'status'
+            __git-credential-secretservice_parse_subcommand 0 'version' 'h/help'
         case 'help'
             __git-credential-secretservice_parse_subcommand -r 1 'version'
         end
@@ -112,6 +114,7 @@ complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_sh
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_positional "git-credential-secretservice" -eq 1' -fa 'doctor' -d 'Check the setup and say what to fix: PATH, git and its configuration, the store, a round trip.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_positional "git-credential-secretservice" -eq 1' -fa 'configure' -d 'Make git use this helper (writes credential.helper).'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_positional "git-credential-secretservice" -eq 1' -fa 'unconfigure' -d 'Stop git using this helper (removes what configure wrote).'
+complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_positional "git-credential-secretservice" -eq 1' -fa 'status' -d 'The store and key git uses, locked until when, the helper git asks first.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_positional "git-credential-secretservice" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice get" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice get" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -155,4 +158,6 @@ complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_sh
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice unconfigure" url' -l 'url' -d 'Only for this URL (credential.<url>.helper), e.g. https://github.com.' -rfka ''
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice unconfigure" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice unconfigure" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice status" version' -l 'version' -d 'Show the version.'
+complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-secretservice' -n '__git-credential-secretservice_should_offer_completions_for_flags_or_options "git-credential-secretservice help" version' -l 'version' -d 'Show the version.'

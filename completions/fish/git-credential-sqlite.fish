@@ -52,6 +52,8 @@ function __git-credential-sqlite_parse_tokens -S
             __git-credential-sqlite_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'timeout=' 'version' 'h/help'
         case 'lock'
             __git-credential-sqlite_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'version' 'h/help'
+        case 'status'
+            __git-credential-sqlite_parse_subcommand 0 'db=' 'key-file=' 'passphrase-fd=' 'grace-period=' 'version' 'h/help'
         case 'help'
             __git-credential-sqlite_parse_subcommand -r 1 'version'
         end
@@ -128,6 +130,7 @@ complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_com
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_positional "git-credential-sqlite" -eq 1' -fa 'passwd' -d 'Change the passphrase of a passphrase-protected store.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_positional "git-credential-sqlite" -eq 1' -fa 'unlock' -d 'Keep the unlocked key in the kernel keyring for a while, so git is not asked for the passphrase.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_positional "git-credential-sqlite" -eq 1' -fa 'lock' -d 'Drop the unlocked key from the kernel keyring.'
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_positional "git-credential-sqlite" -eq 1' -fa 'status' -d 'The store and key git uses, locked until when, the helper git asks first.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_positional "git-credential-sqlite" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite get" db' -l 'db' -d 'The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rF
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite get" key-file' -l 'key-file' -d 'The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).' -rF
@@ -238,4 +241,10 @@ complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_com
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite lock" grace-period' -l 'grace-period' -d 'After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again (default: 5m; 0: never).' -rfka ''
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite lock" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite lock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" db' -l 'db' -d 'The database file, an absolute path, that only store and init create (default: $GIT_CREDENTIAL_SQLITE_DB, else $XDG_DATA_HOME/git-credential-sqlite/credentials.db).' -rF
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" key-file' -l 'key-file' -d 'The key file, an absolute path (default: $GIT_CREDENTIAL_SQLITE_KEY_FILE, else $XDG_CONFIG_HOME/git-credential-sqlite/key).' -rF
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" passphrase-fd' -l 'passphrase-fd' -d 'Read the passphrase from this file descriptor instead of asking.' -rfka ''
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" grace-period' -l 'grace-period' -d 'After the passphrase is typed, keep the store unlocked this long, so that the rest of the git operation does not ask again (default: 5m; 0: never).' -rfka ''
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" version' -l 'version' -d 'Show the version.'
+complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-sqlite' -n '__git-credential-sqlite_should_offer_completions_for_flags_or_options "git-credential-sqlite help" version' -l 'version' -d 'Show the version.'

@@ -85,6 +85,12 @@ final class BasicAuthServer {
         try ChildProcess.writeFile(credentialFile, Array("\(username):\(password)".utf8), mode: 0o600)
     }
 
+    /// From now on repository `name` (of `makeRepository`) accepts `password` for `username`
+    /// only, and no longer the server's credential: a second account on the same server.
+    func accept(username: String, password: String, forRepository name: String) throws {
+        try ChildProcess.writeFile(credentialFile + "." + name, Array("\(username):\(password)".utf8), mode: 0o600)
+    }
+
     /// The decoded bytes of the last Basic credential sent to `/echo`, nil before any.
     var receivedCredential: [UInt8]? { contents(of: recordFile) }
 

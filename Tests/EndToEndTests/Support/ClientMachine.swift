@@ -147,10 +147,10 @@ final class ClientMachine {
     }
 
     /// git in the sandbox's home directory (`-C` for a work tree), with an askpass if given.
-    func git(_ arguments: [String], askpass: Askpass? = nil) throws -> ProcessResult {
+    func git(_ arguments: [String], askpass: Askpass? = nil, environment extra: [String: String] = [:]) throws -> ProcessResult {
         try sandbox.run(Sandbox.which("git") ?? "/usr/bin/git", arguments,
                         environment: environment.merging(askpass?.environment ?? [:]) { $1 }
-                            .merging(BasicAuthServer.gitIdentity) { $1 },
+                            .merging(BasicAuthServer.gitIdentity) { $1 }.merging(extra) { $1 },
                         timeout: 60)
     }
 
