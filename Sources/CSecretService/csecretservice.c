@@ -212,13 +212,32 @@ static void start_prompt(SecretService *service, const void *argument, GAsyncRea
     secret_service_prompt_at_dbus_path(service, prompt->path, prompt->type, NULL, callback, data);
 }
 
-/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete. */
+/* Where calls go: the proxy's name, the unique name of the process that owned the
+   service's name when we connected (csecretservice_connect). */
+static const char *destination(GDBusProxy *proxy) {
+    return g_dbus_proxy_get_name(proxy);
+}
+
+/* Prompt.Dismiss, waiting at most 2 s for the answer and never for the Completed signal (a
+   hostile service never sends it): a prompt we gave up on must not stay on the screen, where
+   someone could answer it later for nothing (KeePassXC's access confirmation stays open until
+   answered). Only ever sent here, after our own wait, never by cancelling libsecret's call. */
+static void dismiss(SecretService *service, const char *prompt) {
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), prompt,
+        "org.freedesktop.Secret.Prompt", "Dismiss", NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
+    if (reply != NULL) g_variant_unref(reply);
+}
+
+/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete;
+   dismisses it when no one answered by then (the error is G_IO_ERROR_TIMED_OUT). */
 static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
                                GError **error) {
     csecretservice_arm(G_MAXUINT / 2);
     struct prompt_call call = { prompt, type };
     GAsyncResult *result = within(service, start_prompt, &call, seconds);
     if (result == NULL) {
+        dismiss(service, prompt);
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
         return NULL;
     }
@@ -227,19 +246,37 @@ static GVariant *prompt_within(SecretService *service, const char *prompt, const
     return value;
 }
 
-static void start_unlock(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data) {
-    secret_service_unlock_dbus_paths(service, (const gchar **)argument, NULL, callback, data);
-}
-
-gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds) {
-    GAsyncResult *result = within(service, start_unlock, paths, seconds);
-    if (result == NULL) return NULL;
-    gchar **unlocked = NULL;
-    GError *error = NULL;
-    secret_service_unlock_dbus_paths_finish(service, result, &unlocked, &error);
-    g_clear_error(&error);
-    g_object_unref(result);
-    return unlocked != NULL ? unlocked : g_new0(gchar *, 1);
+/* Service.Unlock, then its prompt through prompt_within (libsecret's unlock call kept the
+   prompt to itself: one given up on could not be dismissed). */
+gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
+                                           gboolean *unanswered) {
+    *unanswered = FALSE;
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), "/org/freedesktop/secrets",
+        "org.freedesktop.Secret.Service", "Unlock", g_variant_new("(^ao)", paths), G_VARIANT_TYPE("(aoo)"),
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, NULL);
+    if (reply == NULL) return NULL;
+    GPtrArray *unlocked = g_ptr_array_new();
+    GVariantIter *at_once = NULL;
+    const char *prompt = NULL, *path = NULL;
+    g_variant_get(reply, "(ao&o)", &at_once, &prompt);
+    while (g_variant_iter_next(at_once, "&o", &path)) g_ptr_array_add(unlocked, g_strdup(path));
+    g_variant_iter_free(at_once);
+    if (strcmp(prompt, "/") != 0) {
+        GError *error = NULL;
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("ao"), seconds, &error);
+        *unanswered = g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+        g_clear_error(&error);
+        if (result != NULL) {
+            GVariantIter after_prompt;
+            g_variant_iter_init(&after_prompt, result);
+            while (g_variant_iter_next(&after_prompt, "&o", &path)) g_ptr_array_add(unlocked, g_strdup(path));
+            g_variant_unref(result);
+        }
+    }
+    g_variant_unref(reply);
+    g_ptr_array_add(unlocked, NULL);
+    return (gchar **)g_ptr_array_free(unlocked, FALSE);
 }
 
 /* Who owns `name` on the session bus, for `doctor`. Each call has its own D-Bus timeout;
@@ -274,12 +311,6 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     }
     g_object_unref(bus);
     return 1;
-}
-
-/* Where calls go: the proxy's name, the unique name of the process that owned the
-   service's name when we connected (csecretservice_connect). */
-static const char *destination(GDBusProxy *proxy) {
-    return g_dbus_proxy_get_name(proxy);
 }
 
 /* A method call to the service on libsecret's own connection, so that a session opened
