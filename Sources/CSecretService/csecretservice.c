@@ -218,26 +218,63 @@ static const char *destination(GDBusProxy *proxy) {
     return g_dbus_proxy_get_name(proxy);
 }
 
-/* Prompt.Dismiss, waiting at most 2 s for the answer and never for the Completed signal (a
-   hostile service never sends it): a prompt we gave up on must not stay on the screen, where
-   someone could answer it later for nothing (KeePassXC's access confirmation stays open until
-   answered). Only ever sent here, after our own wait, never by cancelling libsecret's call. */
-static void dismiss(SecretService *service, const char *prompt) {
+/* Whether the collection at `path` (or an alias) says it is unlocked, asked with a 2 s limit;
+   FALSE when it says otherwise or nothing. */
+static gboolean unlocked_collection(SecretService *service, const char *path) {
+    if (path == NULL || !g_variant_is_object_path(path)) return FALSE;
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), path,
+        "org.freedesktop.DBus.Properties", "Get", g_variant_new("(ss)", "org.freedesktop.Secret.Collection", "Locked"),
+        G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
+    if (reply == NULL) return FALSE;
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    gboolean unlocked = g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) && !g_variant_get_boolean(value);
+    g_variant_unref(value);
+    g_variant_unref(reply);
+    return unlocked;
+}
+
+/* Prompt.Dismiss of a prompt we gave up on, so that it does not stay on the screen for someone
+   to answer later for nothing (KeePassXC's access and deletion confirmations stay open until
+   answered). Only when every collection it concerns (`collections`, NULL-terminated: the
+   items', or an alias) is unlocked: a prompt for a locked one is the keyring's unlock prompt,
+   and gnome-keyring 42 exits when that is dismissed, taking the login session's unlock with it. Waits at most 2 s for the
+   answer, never for the Completed signal (a hostile service never sends it). Only ever sent
+   here, after our own wait: never by cancelling libsecret's call. */
+static void dismiss_in_unlocked(SecretService *service, const char *prompt, char **collections) {
+    if (collections == NULL || collections[0] == NULL) return;
+    for (char **collection = collections; *collection != NULL; collection++) {
+        if (!unlocked_collection(service, *collection)) return;
+    }
     GDBusProxy *proxy = G_DBUS_PROXY(service);
     GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), prompt,
         "org.freedesktop.Secret.Prompt", "Dismiss", NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
     if (reply != NULL) g_variant_unref(reply);
 }
 
-/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete;
-   dismisses it when no one answered by then (the error is G_IO_ERROR_TIMED_OUT). */
+/* The collections of the items at `items` (each path without its last element; the root for
+   a path that has no parent), NULL-terminated, to g_strfreev. */
+static char **collections_of(const char *const *items) {
+    GPtrArray *collections = g_ptr_array_new();
+    for (const char *const *item = items; *item != NULL; item++) {
+        const char *slash = strrchr(*item, '/');
+        g_ptr_array_add(collections, slash != NULL && slash != *item ? g_strndup(*item, (gsize)(slash - *item)) : g_strdup("/"));
+    }
+    g_ptr_array_add(collections, NULL);
+    return (char **)g_ptr_array_free(collections, FALSE);
+}
+
+/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete; when
+   no one answered by then (the error is G_IO_ERROR_TIMED_OUT), dismisses it if the
+   `collections` it concerns are unlocked (dismiss_in_unlocked). */
 static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
-                               GError **error) {
+                               char **collections, GError **error) {
     csecretservice_arm(G_MAXUINT / 2);
     struct prompt_call call = { prompt, type };
     GAsyncResult *result = within(service, start_prompt, &call, seconds);
     if (result == NULL) {
-        dismiss(service, prompt);
+        dismiss_in_unlocked(service, prompt, collections);
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
         return NULL;
     }
@@ -247,7 +284,9 @@ static GVariant *prompt_within(SecretService *service, const char *prompt, const
 }
 
 /* Service.Unlock, then its prompt through prompt_within (libsecret's unlock call kept the
-   prompt to itself: one given up on could not be dismissed). */
+   prompt to itself: one given up on could not be dismissed). The prompt concerns the
+   collections of the items at `paths`; a path that is a collection has for "collection" a
+   path that is none, whose Locked property no one answers: never dismissed. */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
                                            gboolean *unanswered) {
     *unanswered = FALSE;
@@ -264,7 +303,9 @@ gchar **csecretservice_unlock_paths_within(SecretService *service, const char *c
     g_variant_iter_free(at_once);
     if (strcmp(prompt, "/") != 0) {
         GError *error = NULL;
-        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("ao"), seconds, &error);
+        char **collections = collections_of(paths);
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("ao"), seconds, collections, &error);
+        g_strfreev(collections);
         *unanswered = g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
         g_clear_error(&error);
         if (result != NULL) {
@@ -440,7 +481,8 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     gboolean created = TRUE;
     if (strcmp(prompt, "/") != 0) {
         /* The service asks someone first (to unlock the keyring): libsecret shows the prompt. */
-        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("o"), prompt_seconds, error);
+        char *collections[] = { "/org/freedesktop/secrets/aliases/default", NULL };
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("o"), prompt_seconds, collections, error);
         created = result != NULL && strcmp(g_variant_get_string(result, NULL), "/") != 0;
         if (!created && error != NULL && *error == NULL)
             g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "no one answered the prompt to unlock the keyring");
@@ -505,7 +547,10 @@ gboolean csecretservice_delete_path(SecretService *service, const char *item, un
     g_variant_get(reply, "(&o)", &prompt);
     gboolean deleted = TRUE;
     if (strcmp(prompt, "/") != 0) {
-        GVariant *result = prompt_within(service, prompt, NULL, prompt_seconds, error);
+        const char *items[] = { item, NULL };
+        char **collections = collections_of(items);
+        GVariant *result = prompt_within(service, prompt, NULL, prompt_seconds, collections, error);
+        g_strfreev(collections);
         deleted = result != NULL;
         if (result != NULL) g_variant_unref(result);
     }

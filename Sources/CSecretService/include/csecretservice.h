@@ -39,7 +39,8 @@ void csecretservice_count_answers(SecretService *service);
    can) and waits at most `seconds` for the prompt, never cancelling (see `within` in
    csecretservice.c). Returns the paths it unlocked (g_strfreev), or NULL when the service
    did not answer. *unanswered: a prompt was shown and no one answered it in time; it was
-   dismissed. */
+   dismissed if the items' collection is unlocked (an access confirmation, never the
+   keyring's unlock prompt: see dismiss_in_unlocked). */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
                                            gboolean *unanswered);
 
