@@ -55,7 +55,7 @@ enum ItemLayout {
     }
 
     /// When the item says it was stored (`storedAttribute`), 0 when it does not (another
-    /// program's item, or a value that is not a number).
+    /// program's item, or a value that is not a number: see SecretServiceStore.newestFirst).
     static func storedTime(_ attributes: [String: String]) -> UInt64 {
         attributes[storedAttribute].flatMap { UInt64($0) } ?? 0
     }

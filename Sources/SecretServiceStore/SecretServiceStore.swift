@@ -343,11 +343,14 @@ public final class SecretServiceStore: ManagedStore {
     /// by the time our store wrote in the item (`ItemLayout.storedAttribute`): never by
     /// object path or the order a search lists (KeePassXC's paths are random, and the
     /// specification promises no order). Both times grow with the order of the stores, so
-    /// comparing them in turn is that order. An item without our time (another program's)
-    /// counts as the oldest of its second; only two such items in one second are in an
-    /// order no one stored, and then their paths give at least the same answer every time.
+    /// comparing them in turn is that order. An item without our time (another program's,
+    /// git's own helper's) cannot be placed within its second: it counts as the newest of
+    /// it, as the one stored by hand after ours (and git's helper configured after ours
+    /// stores after it). Only between such items do the paths decide, which gives at least
+    /// the same answer every time.
     static func newestFirst(_ items: [Item]) -> [Item] {
-        items.sorted { ($0.created, $0.stored, $0.path) > ($1.created, $1.stored, $1.path) }
+        func key(_ item: Item) -> (UInt64, UInt64, String) { (item.created, item.stored == 0 ? .max : item.stored, item.path) }
+        return items.sorted { key($0) > key($1) }
     }
 
     /// Asks the service to unlock the items (or collection) at these paths (it prompts, if
