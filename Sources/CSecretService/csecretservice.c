@@ -239,18 +239,21 @@ static gboolean unlocked_collection(SecretService *service, const char *path) {
    to answer later for nothing (KeePassXC's access and deletion confirmations stay open until
    answered). Only when every collection it concerns (`collections`, NULL-terminated: the
    items', or an alias) is unlocked: a prompt for a locked one is the keyring's unlock prompt,
-   and gnome-keyring 42 exits when that is dismissed, taking the login session's unlock with it. Waits at most 2 s for the
-   answer, never for the Completed signal (a hostile service never sends it). Only ever sent
-   here, after our own wait: never by cancelling libsecret's call. */
-static void dismiss_in_unlocked(SecretService *service, const char *prompt, char **collections) {
-    if (collections == NULL || collections[0] == NULL) return;
+   and gnome-keyring 42 exits when that is dismissed, taking the login session's unlock with
+   it. Waits at most 2 s for the answer, never for the Completed signal (a hostile service
+   never sends it). Only ever sent here, after our own wait: never by cancelling libsecret's
+   call. Returns whether the service took the Dismiss. */
+static gboolean dismiss_in_unlocked(SecretService *service, const char *prompt, char **collections) {
+    if (collections == NULL || collections[0] == NULL) return FALSE;
     for (char **collection = collections; *collection != NULL; collection++) {
-        if (!unlocked_collection(service, *collection)) return;
+        if (!unlocked_collection(service, *collection)) return FALSE;
     }
     GDBusProxy *proxy = G_DBUS_PROXY(service);
     GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), prompt,
         "org.freedesktop.Secret.Prompt", "Dismiss", NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
-    if (reply != NULL) g_variant_unref(reply);
+    if (reply == NULL) return FALSE;
+    g_variant_unref(reply);
+    return TRUE;
 }
 
 /* The collections of the items at `items` (each path without its last element; the root for
@@ -266,16 +269,18 @@ static char **collections_of(const char *const *items) {
 }
 
 /* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete; when
-   no one answered by then (the error is G_IO_ERROR_TIMED_OUT), dismisses it if the
-   `collections` it concerns are unlocked (dismiss_in_unlocked). */
+   no one answered by then, dismisses it if the `collections` it concerns are unlocked
+   (dismiss_in_unlocked): the error is G_IO_ERROR_TIMED_OUT, or G_IO_ERROR_CANCELLED once
+   dismissed. */
 static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
                                char **collections, GError **error) {
     csecretservice_arm(G_MAXUINT / 2);
     struct prompt_call call = { prompt, type };
     GAsyncResult *result = within(service, start_prompt, &call, seconds);
     if (result == NULL) {
-        dismiss_in_unlocked(service, prompt, collections);
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
+        gboolean dismissed = dismiss_in_unlocked(service, prompt, collections);
+        g_set_error(error, G_IO_ERROR, dismissed ? G_IO_ERROR_CANCELLED : G_IO_ERROR_TIMED_OUT,
+                    "no one answered the Secret Service's prompt within %u seconds%s", seconds, dismissed ? "; it was dismissed" : "");
         return NULL;
     }
     GVariant *value = secret_service_prompt_at_dbus_path_finish(service, result, error);
@@ -288,8 +293,8 @@ static GVariant *prompt_within(SecretService *service, const char *prompt, const
    collections of the items at `paths`; a path that is a collection has for "collection" a
    path that is none, whose Locked property no one answers: never dismissed. */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
-                                           gboolean *unanswered) {
-    *unanswered = FALSE;
+                                           gboolean *dismissed) {
+    *dismissed = FALSE;
     GDBusProxy *proxy = G_DBUS_PROXY(service);
     GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), "/org/freedesktop/secrets",
         "org.freedesktop.Secret.Service", "Unlock", g_variant_new("(^ao)", paths), G_VARIANT_TYPE("(aoo)"),
@@ -306,7 +311,7 @@ gchar **csecretservice_unlock_paths_within(SecretService *service, const char *c
         char **collections = collections_of(paths);
         GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("ao"), seconds, collections, &error);
         g_strfreev(collections);
-        *unanswered = g_error_matches(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+        *dismissed = g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
         g_clear_error(&error);
         if (result != NULL) {
             GVariantIter after_prompt;

@@ -20,8 +20,8 @@ public final class SecretServiceStore: ManagedStore {
     var lastSearch: (request: Credential, items: [Item])?
     /// The encrypted session secrets cross the bus in (SecretSession), once one was needed.
     var session: SecretSession?
-    /// A prompt was shown and no one answered it (it was dismissed).
-    var promptUnanswered = false
+    /// A prompt to unlock items was shown, no one answered it in time, and it was dismissed.
+    var promptDismissed = false
 
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
@@ -361,11 +361,11 @@ public final class SecretServiceStore: ManagedStore {
         defer { copies.forEach { free($0) } }
         // Its own time limit: the watchdog's cancellation would dismiss the prompt.
         csecretservice_arm(UInt32.max / 2)
-        var unanswered: gboolean = 0
+        var dismissed: gboolean = 0
         let unlocked = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            csecretservice_unlock_paths_within(service, $0.baseAddress, timeoutSeconds, &unanswered)
+            csecretservice_unlock_paths_within(service, $0.baseAddress, timeoutSeconds, &dismissed)
         }
-        if unanswered != 0 { promptUnanswered = true }
+        if dismissed != 0 { promptDismissed = true }
         return Set(Self.strings(unlocked))
     }
 
@@ -447,8 +447,8 @@ public final class SecretServiceStore: ManagedStore {
     /// is locked then sends the person to unlock what is unlocked.
     static func accessNotConfirmed(dismissed: Bool) -> HelperError {
         HelperError(.unavailable, "the Secret Service asked at its screen whether git may read the item (an access confirmation, "
-                        + "as KeePassXC asks by default; the keyring itself is unlocked), and no one answered"
-                        + (dismissed ? "; the question was dismissed" : ""),
+                        + "as KeePassXC asks by default; the keyring itself is unlocked), and "
+                        + (dismissed ? "no one answered; the question was dismissed" : "git was not allowed"),
                     fix: "allow git when the question shows, or in KeePassXC untick Tools > Settings > Secret Service Integration > "
                         + "\"Confirm when passwords are retrieved by clients\", then try again")
     }
@@ -461,7 +461,7 @@ public final class SecretServiceStore: ManagedStore {
         arm()
         let collectionLocked = csecretservice_locked(service, String(item[..<slash]), 1, cancellable, &error)
         g_clear_error(&error)
-        return collectionLocked == 0 ? Self.accessNotConfirmed(dismissed: promptUnanswered) : Self.locked
+        return collectionLocked == 0 ? Self.accessNotConfirmed(dismissed: promptDismissed) : Self.locked
     }
 
     static func failure(_ action: String, _ reason: String) -> HelperError {

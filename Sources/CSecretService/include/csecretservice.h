@@ -38,11 +38,11 @@ void csecretservice_count_answers(SecretService *service);
 /* Asks the service to unlock the objects (items, collections) at `paths` (it prompts, if it
    can) and waits at most `seconds` for the prompt, never cancelling (see `within` in
    csecretservice.c). Returns the paths it unlocked (g_strfreev), or NULL when the service
-   did not answer. *unanswered: a prompt was shown and no one answered it in time; it was
-   dismissed if the items' collection is unlocked (an access confirmation, never the
-   keyring's unlock prompt: see dismiss_in_unlocked). */
+   did not answer. *dismissed: a prompt was shown, no one answered it in time, and it was
+   dismissed, which happens only when the items' collections are unlocked (an access
+   confirmation, never the keyring's unlock prompt: see dismiss_in_unlocked). */
 gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
-                                           gboolean *unanswered);
+                                           gboolean *dismissed);
 
 /* The object paths of the items, in any collection, whose attributes include `attributes`,
    unlocked and locked (g_strfreev each), or FALSE with *error set. */
