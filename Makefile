@@ -30,7 +30,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc
 DEB_PACKAGES := dpkg-dev lintian
 DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
 TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
-	mandoc groff man-db bash-completion zsh fish binutils xz-utils keyutils
+	mandoc groff man-db bash-completion zsh fish binutils xz-utils keyutils keepassxc xvfb xauth
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))
 # $(call link,FILE,DIR,NAMES): each of NAMES in DIR a hard link of FILE (replacing what was there).
@@ -157,7 +157,8 @@ docs:
 	SWIFT=$(SWIFT) scripts/generate-docs
 
 # The Secret Service tests need a session bus and an unlocked keyring: with-test-keyring
-# gives `swift test` a throwaway gnome-keyring on a private bus.
+# gives `swift test` a throwaway gnome-keyring on a private bus. The tests against
+# KeePassXC start their own with scripts/with-test-keepassxc (keepassxc, xvfb).
 # The reliability parts append their figures to REPORT; the table comes at the end.
 REPORT := .build/reliability.tsv
 # The install test installs the release build: it is built first, outside `swift test`.

@@ -212,14 +212,75 @@ static void start_prompt(SecretService *service, const void *argument, GAsyncRea
     secret_service_prompt_at_dbus_path(service, prompt->path, prompt->type, NULL, callback, data);
 }
 
-/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete. */
+/* Where calls go: the proxy's name, the unique name of the process that owned the
+   service's name when we connected (csecretservice_connect). */
+static const char *destination(GDBusProxy *proxy) {
+    return g_dbus_proxy_get_name(proxy);
+}
+
+/* Whether the collection at `path` (or an alias) says it is unlocked, asked with a 2 s limit;
+   FALSE when it says otherwise or nothing. */
+static gboolean unlocked_collection(SecretService *service, const char *path) {
+    if (path == NULL || !g_variant_is_object_path(path)) return FALSE;
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), path,
+        "org.freedesktop.DBus.Properties", "Get", g_variant_new("(ss)", "org.freedesktop.Secret.Collection", "Locked"),
+        G_VARIANT_TYPE("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
+    if (reply == NULL) return FALSE;
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    gboolean unlocked = g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN) && !g_variant_get_boolean(value);
+    g_variant_unref(value);
+    g_variant_unref(reply);
+    return unlocked;
+}
+
+/* Prompt.Dismiss of a prompt we gave up on, so that it does not stay on the screen for someone
+   to answer later for nothing (KeePassXC's access and deletion confirmations stay open until
+   answered). Only when every collection it concerns (`collections`, NULL-terminated: the
+   items', or an alias) is unlocked: a prompt for a locked one is the keyring's unlock prompt,
+   and gnome-keyring 42 exits when that is dismissed, taking the login session's unlock with
+   it. Waits at most 2 s for the answer, never for the Completed signal (a hostile service
+   never sends it). Only ever sent here, after our own wait: never by cancelling libsecret's
+   call. Returns whether the service took the Dismiss. */
+static gboolean dismiss_in_unlocked(SecretService *service, const char *prompt, char **collections) {
+    if (collections == NULL || collections[0] == NULL) return FALSE;
+    for (char **collection = collections; *collection != NULL; collection++) {
+        if (!unlocked_collection(service, *collection)) return FALSE;
+    }
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), prompt,
+        "org.freedesktop.Secret.Prompt", "Dismiss", NULL, NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, NULL, NULL);
+    if (reply == NULL) return FALSE;
+    g_variant_unref(reply);
+    return TRUE;
+}
+
+/* The collections of the items at `items` (each path without its last element; the root for
+   a path that has no parent), NULL-terminated, to g_strfreev. */
+static char **collections_of(const char *const *items) {
+    GPtrArray *collections = g_ptr_array_new();
+    for (const char *const *item = items; *item != NULL; item++) {
+        const char *slash = strrchr(*item, '/');
+        g_ptr_array_add(collections, slash != NULL && slash != *item ? g_strndup(*item, (gsize)(slash - *item)) : g_strdup("/"));
+    }
+    g_ptr_array_add(collections, NULL);
+    return (char **)g_ptr_array_free(collections, FALSE);
+}
+
+/* Shows the service's prompt at `prompt` and waits at most `seconds` for it to complete; when
+   no one answered by then, dismisses it if the `collections` it concerns are unlocked
+   (dismiss_in_unlocked): the error is G_IO_ERROR_TIMED_OUT, or G_IO_ERROR_CANCELLED once
+   dismissed. */
 static GVariant *prompt_within(SecretService *service, const char *prompt, const GVariantType *type, unsigned int seconds,
-                               GError **error) {
+                               char **collections, GError **error) {
     csecretservice_arm(G_MAXUINT / 2);
     struct prompt_call call = { prompt, type };
     GAsyncResult *result = within(service, start_prompt, &call, seconds);
     if (result == NULL) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "no one answered the Secret Service's prompt within %u seconds", seconds);
+        gboolean dismissed = dismiss_in_unlocked(service, prompt, collections);
+        g_set_error(error, G_IO_ERROR, dismissed ? G_IO_ERROR_CANCELLED : G_IO_ERROR_TIMED_OUT,
+                    "no one answered the Secret Service's prompt within %u seconds%s", seconds, dismissed ? "; it was dismissed" : "");
         return NULL;
     }
     GVariant *value = secret_service_prompt_at_dbus_path_finish(service, result, error);
@@ -227,19 +288,41 @@ static GVariant *prompt_within(SecretService *service, const char *prompt, const
     return value;
 }
 
-static void start_unlock(SecretService *service, const void *argument, GAsyncReadyCallback callback, gpointer data) {
-    secret_service_unlock_dbus_paths(service, (const gchar **)argument, NULL, callback, data);
-}
-
-gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds) {
-    GAsyncResult *result = within(service, start_unlock, paths, seconds);
-    if (result == NULL) return NULL;
-    gchar **unlocked = NULL;
-    GError *error = NULL;
-    secret_service_unlock_dbus_paths_finish(service, result, &unlocked, &error);
-    g_clear_error(&error);
-    g_object_unref(result);
-    return unlocked != NULL ? unlocked : g_new0(gchar *, 1);
+/* Service.Unlock, then its prompt through prompt_within (libsecret's unlock call kept the
+   prompt to itself: one given up on could not be dismissed). The prompt concerns the
+   collections of the items at `paths`; a path that is a collection has for "collection" a
+   path that is none, whose Locked property no one answers: never dismissed. */
+gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
+                                           gboolean *dismissed) {
+    *dismissed = FALSE;
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+    GVariant *reply = g_dbus_connection_call_sync(g_dbus_proxy_get_connection(proxy), destination(proxy), "/org/freedesktop/secrets",
+        "org.freedesktop.Secret.Service", "Unlock", g_variant_new("(^ao)", paths), G_VARIANT_TYPE("(aoo)"),
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, (int)seconds * 1000, NULL, NULL);
+    if (reply == NULL) return NULL;
+    GPtrArray *unlocked = g_ptr_array_new();
+    GVariantIter *at_once = NULL;
+    const char *prompt = NULL, *path = NULL;
+    g_variant_get(reply, "(ao&o)", &at_once, &prompt);
+    while (g_variant_iter_next(at_once, "&o", &path)) g_ptr_array_add(unlocked, g_strdup(path));
+    g_variant_iter_free(at_once);
+    if (strcmp(prompt, "/") != 0) {
+        GError *error = NULL;
+        char **collections = collections_of(paths);
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("ao"), seconds, collections, &error);
+        g_strfreev(collections);
+        *dismissed = g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+        g_clear_error(&error);
+        if (result != NULL) {
+            GVariantIter after_prompt;
+            g_variant_iter_init(&after_prompt, result);
+            while (g_variant_iter_next(&after_prompt, "&o", &path)) g_ptr_array_add(unlocked, g_strdup(path));
+            g_variant_unref(result);
+        }
+    }
+    g_variant_unref(reply);
+    g_ptr_array_add(unlocked, NULL);
+    return (gchar **)g_ptr_array_free(unlocked, FALSE);
 }
 
 /* Who owns `name` on the session bus, for `doctor`. Each call has its own D-Bus timeout;
@@ -274,12 +357,6 @@ int csecretservice_bus_owner(const char *name, GCancellable *cancellable, unsign
     }
     g_object_unref(bus);
     return 1;
-}
-
-/* Where calls go: the proxy's name, the unique name of the process that owned the
-   service's name when we connected (csecretservice_connect). */
-static const char *destination(GDBusProxy *proxy) {
-    return g_dbus_proxy_get_name(proxy);
 }
 
 /* A method call to the service on libsecret's own connection, so that a session opened
@@ -409,7 +486,8 @@ gboolean csecretservice_create_item(SecretService *service, GHashTable *attribut
     gboolean created = TRUE;
     if (strcmp(prompt, "/") != 0) {
         /* The service asks someone first (to unlock the keyring): libsecret shows the prompt. */
-        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("o"), prompt_seconds, error);
+        char *collections[] = { "/org/freedesktop/secrets/aliases/default", NULL };
+        GVariant *result = prompt_within(service, prompt, G_VARIANT_TYPE("o"), prompt_seconds, collections, error);
         created = result != NULL && strcmp(g_variant_get_string(result, NULL), "/") != 0;
         if (!created && error != NULL && *error == NULL)
             g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "no one answered the prompt to unlock the keyring");
@@ -474,7 +552,10 @@ gboolean csecretservice_delete_path(SecretService *service, const char *item, un
     g_variant_get(reply, "(&o)", &prompt);
     gboolean deleted = TRUE;
     if (strcmp(prompt, "/") != 0) {
-        GVariant *result = prompt_within(service, prompt, NULL, prompt_seconds, error);
+        const char *items[] = { item, NULL };
+        char **collections = collections_of(items);
+        GVariant *result = prompt_within(service, prompt, NULL, prompt_seconds, collections, error);
+        g_strfreev(collections);
         deleted = result != NULL;
         if (result != NULL) g_variant_unref(result);
     }

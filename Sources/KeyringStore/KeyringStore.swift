@@ -68,8 +68,8 @@ public final class KeyringStore: ManagedStore {
         sqliteItemsAmongTheKeyrings.contains(answer) ? sqliteName : nil
     }
 
-    /// The keyring's matches and the SQLite store's, newest first (the keyring's first
-    /// when stored in the same second): a password changed over SSH, where only the SQLite
+    /// The keyring's matches and the SQLite store's, newest first by `StoredTime` (the
+    /// keyring's first on a tie): a password changed over SSH, where only the SQLite
     /// store could be written, must win over the old one the keyring still holds. The
     /// SQLite store is read here only when the keyring has an answer and it opens without
     /// asking; a record of an earlier release, whose time is not known, counts as oldest.
@@ -84,7 +84,7 @@ public final class KeyringStore: ManagedStore {
             .sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
         sqliteItemsAmongTheKeyrings = both.filter { $0.2 == 1 }.map { $0.0 }
         if let first = both.first, first.2 == 1 {
-            Trace.note("the SQLite store's item was stored after the keyring's newest (\(first.1) > \(newestInKeyring), Unix seconds): it answers first")
+            Trace.note("the SQLite store's item was stored after the keyring's newest (\(first.1) > \(newestInKeyring), nanoseconds since 1970): it answers first")
         }
         return both.map { $0.0 }
     }

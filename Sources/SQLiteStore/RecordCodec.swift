@@ -3,7 +3,7 @@ import CredentialCore
 /// The plaintext inside a sealed record: a version byte, then each stored field as
 /// presence byte + 32-bit length + bytes, zero-padded to a multiple of 64 bytes so the
 /// blob's size does not give away the length of a password. Version 2 adds when the
-/// record was stored (Unix seconds, as text): git-credential-keyring answers with the
+/// record was stored (`StoredTime`, nanoseconds since 1970, as text): git-credential-keyring answers with the
 /// newest of its two stores, and the time is sealed with the rest, so the file still
 /// tells no one when a credential changed.
 enum RecordCodec {

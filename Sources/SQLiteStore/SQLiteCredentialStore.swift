@@ -124,7 +124,7 @@ public final class SQLiteCredentialStore: ManagedStore {
                 // The row id is part of the sealed record's additional data, so the
                 // record is sealed once the row exists.
                 let id = database.connection.lastInsertedRowID
-                let sealed = try keys.seal(RecordCodec.encode(credential, stored: Self.now()), rowID: id, tag: tag)
+                let sealed = try keys.seal(RecordCodec.encode(credential, stored: StoredTime.now()), rowID: id, tag: tag)
                 try seal.bind(.blob(sealed), .integer(id)).run()
                 rowsByTag[tag]![identity] = [id]
                 progress?.advance()
@@ -213,8 +213,6 @@ public final class SQLiteCredentialStore: ManagedStore {
         /// When it was stored; `nil` for a record of an earlier release (version 1).
         let stored: UInt64?
     }
-
-    static func now() -> UInt64 { UInt64(max(0, time(nil))) }
 
     /// The items `get` finds, each with when it was stored (`nil`: before this release
     /// kept it), newest first: what git-credential-keyring compares with the keyring's.

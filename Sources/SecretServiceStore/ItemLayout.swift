@@ -1,5 +1,9 @@
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a credential sits in a Secret Service item, as git's contrib
 /// git-credential-libsecret lays it out, so that users switching keep everything:
 /// attributes `protocol`, `server` (the host without its port), `port`, `user`, `object`
@@ -34,6 +38,23 @@ enum ItemLayout {
 
     /// The attributes git's helper writes (make_attr_list).
     static let gitAttributes: Set<String> = ["protocol", "server", "port", "user", "object"]
+
+    /// The one attribute ours have beyond git's helper's: when the item was stored, in
+    /// nanoseconds since 1970. The service's Created is in whole seconds, and two items
+    /// created in the same second are in no defined order: gnome-keyring numbers their
+    /// object paths in order, KeePassXC makes them random, the specification promises
+    /// nothing. Other clients find our items by their attributes all the same (a search
+    /// matches a subset), and never search by this one.
+    static let storedAttribute = "stored_ns"
+
+    /// The attribute a new item gets with `storedAttribute`: the time now.
+    static func storedNow() -> (String, String) { (storedAttribute, String(StoredTime.now())) }
+
+    /// When the item says it was stored (`storedAttribute`), 0 when it does not (another
+    /// program's item, or a value that is not a number: see SecretServiceStore.newestFirst).
+    static func storedTime(_ attributes: [String: String]) -> UInt64 {
+        attributes[storedAttribute].flatMap { UInt64($0) } ?? 0
+    }
 
     /// The protocols git asks helpers about: its transports over curl (http, https, ftp,
     /// ftps), client certificates' passphrases (cert), send-email (smtp) and imap-send.

@@ -20,6 +20,8 @@ public final class SecretServiceStore: ManagedStore {
     var lastSearch: (request: Credential, items: [Item])?
     /// The encrypted session secrets cross the bus in (SecretSession), once one was needed.
     var session: SecretSession?
+    /// A prompt to unlock items was shown, no one answered it in time, and it was dismissed.
+    var promptDismissed = false
 
     /// A person may need a while to answer an unlock prompt on a display; without one, a
     /// service that has not answered in a few seconds is not going to.
@@ -105,14 +107,14 @@ public final class SecretServiceStore: ManagedStore {
         try datedItems(matching: request, for: purpose).map(\.credential)
     }
 
-    /// The items `items(matching:for:)` finds, each with when it was created (Unix
-    /// seconds; a store creates a new item), newest first: what git-credential-keyring
-    /// compares with its SQLite store's.
+    /// The items `items(matching:for:)` finds, each with when it was stored
+    /// (`Item.storedNanoseconds`; a store creates a new item), newest first: what
+    /// git-credential-keyring compares with its SQLite store's.
     public func datedItems(matching request: Credential, for purpose: MatchPurpose = .lookup) throws -> [(credential: Credential, stored: UInt64)] {
         let found = try candidates(for: request)
-        let readable = found.compactMap { item in item.credential.map { (credential: $0, stored: item.created) } }
+        let readable = found.compactMap { item in item.credential.map { (credential: $0, stored: item.storedNanoseconds) } }
             .filter { $0.credential.isMatched(by: request, for: purpose) }
-        if readable.count < found.count && (purpose == .erase || readable.isEmpty) { throw Self.locked }
+        if readable.count < found.count && (purpose == .erase || readable.isEmpty) { throw lockedError(found) }
         return readable
     }
 
@@ -126,12 +128,12 @@ public final class SecretServiceStore: ManagedStore {
         lastSearch = (request, found)
         guard let newest = found.first else { return nil }
         guard newest.keyFields.hasSameKey(as: credential) else { return newest.keyFields }
-        if newest.locked { throw Self.locked }
+        if newest.locked { throw lockedError([newest]) }
         // Only the same item in the collection a store writes to makes the store needless:
         // one in another collection (the session's, kept in memory) is gone at logout.
         guard isInDefaultCollection(newest) else { return nil }
         guard try !loadSecrets(of: [newest]).isEmpty else { return nil }
-        if newest.locked { throw Self.locked }
+        if newest.locked { throw lockedError([newest]) }
         return newest.credential
     }
 
@@ -161,7 +163,7 @@ public final class SecretServiceStore: ManagedStore {
                     && searched.request.path == credential.path ? searched.items : nil
             }
             let previous = try (known ?? search(credential, secrets: false)).filter { $0.keyFields.hasSameKey(as: credential) }
-            if previous.contains(where: \.locked) { throw Self.locked }
+            if previous.contains(where: \.locked) { throw lockedError(previous) }
             // Create first, then delete the old ones: a failure never loses a credential.
             try create(credential, attributes: attributes)
             for item in previous { try delete(item) }
@@ -175,7 +177,7 @@ public final class SecretServiceStore: ManagedStore {
         // Secrets are fetched only to compare them: an erase naming none needs none.
         let comparesSecrets = request.password != nil || request.credential != nil
         let found = try candidates(for: request, secrets: comparesSecrets)
-        if found.contains(where: { $0.locked || (comparesSecrets && $0.credential == nil) }) { throw Self.locked }
+        if found.contains(where: { $0.locked || (comparesSecrets && $0.credential == nil) }) { throw lockedError(found) }
         let doomed = comparesSecrets ? found.filter { $0.credential?.isMatched(by: request, for: .erase) == true } : found
         for item in doomed { try delete(item) }
         return doomed.count
@@ -197,7 +199,7 @@ public final class SecretServiceStore: ManagedStore {
 
     public func all() throws -> [Credential] {
         let items = try everything(secrets: true)
-        if items.contains(where: \.locked) { throw Self.locked }
+        if items.contains(where: \.locked) { throw lockedError(items) }
         return items.compactMap(\.credential)
     }
 
@@ -205,7 +207,7 @@ public final class SecretServiceStore: ManagedStore {
     public func removeAll() throws -> Int {
         lastSearch = nil
         let items = try everything(secrets: false)
-        if items.contains(where: \.locked) { throw Self.locked }
+        if items.contains(where: \.locked) { throw lockedError(items) }
         for item in items { try delete(item) }
         return items.count
     }
@@ -240,6 +242,8 @@ public final class SecretServiceStore: ManagedStore {
     final class Item {
         let keyFields: Credential
         let created: UInt64
+        /// `ItemLayout.storedAttribute`: 0 on an item that has none.
+        let stored: UInt64
         let path: String
         private(set) var locked: Bool
         private(set) var credential: Credential?
@@ -252,9 +256,16 @@ public final class SecretServiceStore: ManagedStore {
             guard ItemLayout.isGits(schema: schema, attributes: attributes, label: properties.label) else { return nil }
             keyFields = ItemLayout.keyFields(from: attributes)
             created = properties.created
+            stored = ItemLayout.storedTime(attributes)
             path = properties.path
             locked = properties.locked
         }
+
+        /// When it was stored, in nanoseconds since 1970, as newestFirst orders: our time
+        /// when the item has it, else the end of the second the service says it was created
+        /// (the newest of that second). git-credential-keyring compares it with the SQLite
+        /// store's time.
+        var storedNanoseconds: UInt64 { stored != 0 ? stored : created &* 1_000_000_000 &+ 999_999_999 }
 
         /// Someone answered the prompt: the service unlocked it.
         func unlocked() { locked = false }
@@ -342,9 +353,18 @@ public final class SecretServiceStore: ManagedStore {
         return result
     }
 
-    /// Newest first; items stored within one second by their (increasing) object path.
+    /// Newest first, by the service's creation time (whole seconds), then within a second
+    /// by the time our store wrote in the item (`ItemLayout.storedAttribute`): never by
+    /// object path or the order a search lists (KeePassXC's paths are random, and the
+    /// specification promises no order). Both times grow with the order of the stores, so
+    /// comparing them in turn is that order. An item without our time (another program's,
+    /// git's own helper's) cannot be placed within its second: it counts as the newest of
+    /// it, as the one stored by hand after ours (and git's helper configured after ours
+    /// stores after it). Only between such items do the paths decide, which gives at least
+    /// the same answer every time.
     static func newestFirst(_ items: [Item]) -> [Item] {
-        items.sorted { ($0.created, $0.path.count, $0.path) > ($1.created, $1.path.count, $1.path) }
+        func key(_ item: Item) -> (UInt64, UInt64, String) { (item.created, item.stored == 0 ? .max : item.stored, item.path) }
+        return items.sorted { key($0) > key($1) }
     }
 
     /// Asks the service to unlock the items (or collection) at these paths (it prompts, if
@@ -355,9 +375,11 @@ public final class SecretServiceStore: ManagedStore {
         defer { copies.forEach { free($0) } }
         // Its own time limit: the watchdog's cancellation would dismiss the prompt.
         csecretservice_arm(UInt32.max / 2)
+        var dismissed: gboolean = 0
         let unlocked = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            csecretservice_unlock_paths_within(service, $0.baseAddress, timeoutSeconds)
+            csecretservice_unlock_paths_within(service, $0.baseAddress, timeoutSeconds, &dismissed)
         }
+        if dismissed != 0 { promptDismissed = true }
         return Set(Self.strings(unlocked))
     }
 
@@ -391,7 +413,8 @@ public final class SecretServiceStore: ManagedStore {
     /// replaces any item whose attributes include the new ones, so storing for
     /// `example.com` would overwrite the item of `example.com:8443` or of a path.
     func create(_ credential: Credential, attributes: [String: String]) throws {
-        let table = Self.hashTable(attributes)
+        let stored = ItemLayout.storedNow()
+        let table = Self.hashTable(attributes.merging([stored]) { $1 })
         defer { g_hash_table_unref(table) }
         let session = try openSession()
         let secret = try session.encrypt(ItemLayout.secretText(of: credential))
@@ -432,6 +455,28 @@ public final class SecretServiceStore: ManagedStore {
     static let locked = HelperError(
         .unavailable, "the keyring is locked, and no one could answer the prompt to unlock it",
         fix: "unlock it (log in to the desktop, or run: secret-tool lookup any thing, at the desktop), then try again")
+
+    /// A service may keep an item locked in an unlocked collection until someone at its
+    /// screen allows this program to read it: KeePassXC does by default. Saying the keyring
+    /// is locked then sends the person to unlock what is unlocked.
+    static func accessNotConfirmed(dismissed: Bool) -> HelperError {
+        HelperError(.unavailable, "the Secret Service asked at its screen whether git may read the item (an access confirmation, "
+                        + "as KeePassXC asks by default; the keyring itself is unlocked), and "
+                        + (dismissed ? "no one answered; the question was dismissed" : "git was not allowed"),
+                    fix: "allow git when the question shows, or in KeePassXC untick Tools > Settings > Secret Service Integration > "
+                        + "\"Confirm when passwords are retrieved by clients\", then try again")
+    }
+
+    /// Why some of these items are locked: their collection is locked (the keyring), or it
+    /// is unlocked and the service wants an access confirmation for them.
+    func lockedError(_ items: [Item]) -> HelperError {
+        guard let item = items.first(where: \.locked)?.path, let slash = item.lastIndex(of: "/") else { return Self.locked }
+        var error: UnsafeMutablePointer<GError>?
+        arm()
+        let collectionLocked = csecretservice_locked(service, String(item[..<slash]), 1, cancellable, &error)
+        g_clear_error(&error)
+        return collectionLocked == 0 ? Self.accessNotConfirmed(dismissed: promptDismissed) : Self.locked
+    }
 
     static func failure(_ action: String, _ reason: String) -> HelperError {
         HelperError(.unavailable, "cannot \(action): \(reason)",

@@ -24,8 +24,9 @@ import Testing
 /// search ("No such secret item at path"), and a Delete of it failed ("Object does not
 /// exist"); a third of the erases below failed so.
 @Suite struct SecretServiceRacingProcessesTests {
-    @Test func erasesAndGetsRacingErasesOfOneItemAllSucceed() throws {
-        let keyring = try SharedKeyring(), host = keyring.names("race.example.com")
+    @Test(arguments: SecretServiceProvider.allCases)
+    func erasesAndGetsRacingErasesOfOneItemAllSucceed(provider: SecretServiceProvider) throws {
+        let keyring = try SharedKeyring(provider), host = keyring.names("race.example.com")
         let request = wire("protocol=https", "host=\(host)")
         let results = ResultsBox()
         nonisolated(unsafe) let helper = keyring.helper  // runs processes; shares nothing it changes

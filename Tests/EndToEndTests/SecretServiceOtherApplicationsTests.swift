@@ -221,12 +221,14 @@ final class SecretRequests {
     let process: BackgroundProcess
     let log: String
 
-    init(sandbox: Sandbox, bus: SessionBus, methods: [String]? = ["GetSecrets", "GetSecret"]) throws {
+    /// `signals`: signals to record too, by member name.
+    init(sandbox: Sandbox, bus: SessionBus, methods: [String]? = ["GetSecrets", "GetSecret"], signals: [String] = []) throws {
         log = sandbox.root + "/secret-requests-" + UUID().uuidString
         let monitor = Sandbox.which("dbus-monitor") ?? "/usr/bin/dbus-monitor"
         // Through sh, to write to a file; dbus-monitor flushes each message.
         process = try BackgroundProcess("/bin/sh", ["-c", "log=$1; shift; exec \"$0\" --session \"$@\" >\"$log\" 2>&1", monitor, log]
-                                            + (methods ?? []).map { "type='method_call',member='\($0)'" },
+                                            + (methods ?? []).map { "type='method_call',member='\($0)'" }
+                                            + signals.map { "type='signal',member='\($0)'" },
                                         environment: sandbox.environment.merging(bus.environment) { $1 })
         // It is listening once it has said it became a monitor (its first message).
         let deadline = Date().addingTimeInterval(10)

@@ -36,9 +36,13 @@ SecretService *csecretservice_connect(GCancellable *cancellable, GError **error)
 void csecretservice_count_answers(SecretService *service);
 
 /* Asks the service to unlock the objects (items, collections) at `paths` (it prompts, if it
-   can) and waits at most `seconds`, never cancelling (see `within` in csecretservice.c).
-   Returns the paths it unlocked (g_strfreev), or NULL when it gave up. */
-gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds);
+   can) and waits at most `seconds` for the prompt, never cancelling (see `within` in
+   csecretservice.c). Returns the paths it unlocked (g_strfreev), or NULL when the service
+   did not answer. *dismissed: a prompt was shown, no one answered it in time, and it was
+   dismissed, which happens only when the items' collections are unlocked (an access
+   confirmation, never the keyring's unlock prompt: see dismiss_in_unlocked). */
+gchar **csecretservice_unlock_paths_within(SecretService *service, const char *const *paths, unsigned int seconds,
+                                           gboolean *dismissed);
 
 /* The object paths of the items, in any collection, whose attributes include `attributes`,
    unlocked and locked (g_strfreev each), or FALSE with *error set. */

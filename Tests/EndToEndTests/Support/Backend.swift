@@ -1,16 +1,29 @@
 import Foundation
 import Testing
 
-/// The helpers that the tests holding for every backend run.
+/// The helpers that the tests holding for every backend run; git-credential-secretservice
+/// against each Secret Service provider (gnome-keyring, KeePassXC).
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite = "git-credential-sqlite"
     case secretService = "git-credential-secretservice"
+    case secretServiceOnKeePassXC = "git-credential-secretservice on KeePassXC"
     case pass = "git-credential-pass"
 
     var testDescription: String { rawValue }
 
+    /// The Secret Service's provider, nil for the other backends.
+    var provider: SecretServiceProvider? {
+        switch self {
+        case .secretService: .gnomeKeyring
+        case .secretServiceOnKeePassXC: .keepassxc
+        case .sqlite, .pass: nil
+        }
+    }
+
     /// The name in list's BACKEND column and in git config (credential.helper=NAME).
-    var storeName: String { String(rawValue.dropFirst("git-credential-".count)) }
+    var storeName: String {
+        String(rawValue.dropFirst("git-credential-".count).prefix { $0 != " " })
+    }
 }
 
 /// One test's world for a backend: the helper, run directly or by git with the same
@@ -48,8 +61,8 @@ final class BackendWorld {
             names = UniqueNames()
             keyring = nil
             passwordStore = store
-        case .secretService:
-            let keyring = try SharedKeyring()
+        case .secretService, .secretServiceOnKeePassXC:
+            let keyring = try SharedKeyring(backend.provider!)
             sandbox = keyring.sandbox
             database = nil
             helper = keyring.helper

@@ -156,8 +156,9 @@ final class SharedKeyring {
     let secretTool: SecretTool
     let names = UniqueNames()
 
-    init() throws {
-        bus = try SessionBus.testKeyring()
+    /// On the provider's shared bus: gnome-keyring's of scripts/with-test-keyring unless told.
+    init(_ provider: SecretServiceProvider = .gnomeKeyring) throws {
+        bus = try provider.sharedBus()
         sandbox = try Sandbox()
         helper = SecretServiceHelper(sandbox: sandbox, bus: bus)
         secretTool = SecretTool(sandbox: sandbox, bus: bus)
