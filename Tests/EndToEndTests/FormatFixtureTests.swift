@@ -71,14 +71,20 @@ import Testing
 
     // MARK: Reading them
 
-    @Test func theKeyFileStoreReadsWhole() throws {
-        let copied = try copyKeyFileStore()
+    /// Each store fixture: release 0.1.0's (records of record format 1) and those of
+    /// record format 2 (each record keeps when it was stored, `StoredTime`).
+    static let stores = ["", "record-2/"]
+
+    @Test(arguments: stores)
+    func theKeyFileStoreReadsWhole(of release: String) throws {
+        let copied = try copyKeyFileStore(release)
         try expectReadWhole(sandbox.sqlite())
         try expectUnchanged(copied)
     }
 
-    @Test func thePassphraseStoreReadsWhole() throws {
-        let copied = try copy("sqlite-2-passphrase/credentials.db", to: sandbox.database)
+    @Test(arguments: stores)
+    func thePassphraseStoreReadsWhole(of release: String) throws {
+        let copied = try copy(release + "sqlite-2-passphrase/credentials.db", to: sandbox.database)
         let helper = sandbox.sqlite().with(passphraseFile: try sandbox.file("phrase", Self.phrase + "\n"))
         try expectReadWhole(helper)
         // The wrong passphrase is told as one (the wrap still authenticates the key).
@@ -130,12 +136,12 @@ import Testing
 
     /// The key-file store at its default places in the sandbox: the fixture's data/ and
     /// config/ are $XDG_DATA_HOME and $XDG_CONFIG_HOME.
-    func copyKeyFileStore() throws -> [String: [UInt8]] {
+    func copyKeyFileStore(_ release: String = "") throws -> [String: [UInt8]] {
         var copied: [String: [UInt8]] = [:]
         for (fixture, target) in [("data/git-credential-sqlite/credentials.db", sandbox.database),
                                   ("config/git-credential-sqlite/key", sandbox.keyFile),
                                   ("config/git-credential-sqlite/key.stores", sandbox.keyFile + ".stores")] {
-            copied.merge(try copy("sqlite-2-keyfile/" + fixture, to: target)) { $1 }
+            copied.merge(try copy(release + "sqlite-2-keyfile/" + fixture, to: target)) { $1 }
         }
         return copied
     }
