@@ -61,6 +61,26 @@ def callgrind(argv, stdin, env, directory):
     return counts, result.stdout
 
 
+def keyring_gets(bin_dir, work, median):
+    """git-credential-keyring's get at the desktop (the test keyring's bus), answered from
+    the keyring: alone, then with a SQLite store beside it (written where no bus was), whose
+    items it reads and compares with the keyring's by when they were stored."""
+    home = work / "keyring-home"
+    home.mkdir(mode=0o700)
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1",
+           "DBUS_SESSION_BUS_ADDRESS": os.environ["DBUS_SESSION_BUS_ADDRESS"]}
+    helper = str(bin_dir / "git-credential-keyring")
+    over_ssh = {k: v for k, v in env.items() if k != "DBUS_SESSION_BUS_ADDRESS"}
+    request = b"protocol=https\nhost=keyring.example\n\n"
+    subprocess.run([helper, "store"], input=b"protocol=https\nhost=keyring.example\nusername=alice\npassword=at-the-desktop\n\n",
+                   env=env, check=True)
+    alone, _, _ = median([helper, "get"], request, env)
+    subprocess.run([helper, "store"], input=b"protocol=https\nhost=keyring.example\nusername=bob\npassword=over-ssh\n\n",
+                   env=over_ssh, check=True)
+    beside, _, _ = median([helper, "get"], request, env)
+    return alone, beside
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", type=Path, default=ROOT / ".build" / "release")
@@ -93,18 +113,21 @@ def main():
         subprocess.run(["git", "config", "--global", "credential.helper", helper], env=env, check=True)
         request = f"protocol=http\nhost=127.0.0.1:{port}\n\n".encode()
 
-        def median(argv, stdin):
-            runs = [callgrind(argv, stdin, env, traces)[0] for _ in range(args.runs)]
+        def median(argv, stdin, environment=env):
+            runs = [callgrind(argv, stdin, environment, traces)[0] for _ in range(args.runs)]
             totals = [sum(run.values()) for run in runs]
             own = [sum(v for k, v in run.items() if k not in SHARED) for run in runs]
             return statistics.median(totals), statistics.median(own), runs[-1]
 
         get_total, _, _ = median([helper, "get"], request)
+        keyring = keyring_gets(bin_dir, work, median) if "DBUS_SESSION_BUS_ADDRESS" in os.environ else None
         curl_total, curl_own, curl_parts = median([str(curl), "-sS", "-o", "/dev/null", f"http://127.0.0.1:{port}/echo"], b"")
         server.stdin.close()
         server.wait(timeout=10)
         print(f"instructions (callgrind, median of {args.runs}):")
         print(f"  sqlite get            {get_total:>12,}")
+        if keyring:
+            print(f"  keyring get, desktop  {keyring[0]:>12,}   with a SQLite store beside it {keyring[1]:,} ({keyring[1] / keyring[0]:.2f}x: its items are compared by age)")
         print(f"  credential-curl call  {curl_total:>12,}   of which credential-curl itself {curl_own:,} ({curl})")
         print("    by program: " + ", ".join(f"{k} {v:,}" for k, v in sorted(curl_parts.items(), key=lambda kv: -kv[1])))
     finally:
