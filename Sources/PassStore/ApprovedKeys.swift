@@ -120,8 +120,8 @@ public struct ApprovedKeys {
         case .missing: why = "\(path) is missing"
         case .refused(let reason): why = reason
         }
-        throw HelperError(.failure, "\(why), so whom pass would encrypt to there is not known: a .gpg-id is a file of the store, never a link",
-                          fix: "check who put it there (pass git log -- \(ShellWord.quoted(relative))), remove it: "
+        throw HelperError(.failure, "\(why), so whom pass would encrypt to there is not known",
+                          fix: "a .gpg-id is a regular file of yours, one key a line: check who put it there (pass git log -- \(ShellWord.quoted(relative))), remove it: "
                               + ShellWord.command(["pass", "git", "rm", "--quiet", "--", relative]) + " && "
                               + ShellWord.command(["pass", "git", "commit", "--quiet", "-m", "Remove " + relative])
                               + ", then, if the folder is to be shared, pass init -p with the keys you checked")
