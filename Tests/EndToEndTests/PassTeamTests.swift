@@ -330,9 +330,9 @@ import Testing
                 && missing.stderrText.contains("Fix: import it (gpg --import"), "\(missing)")
     }
 
-    /// Attack finding 5 (issue 26): whoever can push replaced an entry of Alice's own
-    /// (encrypted to her public key) and sync said only "pulled 1 change". It names each
-    /// entry a pull added, changed or removed.
+    /// Attack findings 5 and 7 (issue 26): whoever can push replaced an entry of Alice's
+    /// own (encrypted to her public key) and sync said only "pulled 1 change". It names
+    /// each entry a pull added, changed or removed; a .gpg-id outside git/ is not said.
     @Test func syncNamesTheEntriesAPullChanged() throws {
         let (alice, mallory, malloryKey) = try team()
         try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
@@ -348,6 +348,8 @@ import Testing
         try mallory.expectSuccess(mallory.pass(["git", "rm", "--quiet", "git/https/team.example/ci.gpg"]))
         try mallory.expectSuccess(mallory.pass(["git", "commit", "--quiet", "-m", "tidy"]))
         try mallory.helper.storeAll(wire("protocol=https", "host=team.example", "username=new one", "password=n"))
+        // A .gpg-id outside git/ (pass's other passwords) is no concern of the helper's.
+        try mallory.expectSuccess(mallory.pass(["init", "-p", "personal", malloryKey]))
         // A name with a control character is shown quoted, as git quotes paths.
         try ChildProcess.writeFile(mallory.storeDirectory + "/git/https/team.example/x\ty.gpg", forged.stdout.bytes, mode: 0o600)
         try mallory.expectSuccess(mallory.pass(["git", "add", "git/https/team.example/x\ty.gpg"]))
@@ -356,6 +358,7 @@ import Testing
 
         let pulled = try alice.helper("sync")
         #expect(pulled.exitCode == 0 && pulled.stderrLines.count == 1, "\(pulled)")
+        #expect(!pulled.stderrText.contains(".gpg-id") && !pulled.stderrText.contains("personal"), "\(pulled)")
         #expect(pulled.stderrText.contains("; entries added: git/https/team.example/new%20one, \"git/https/team.example/x\\ty\"; changed: git/https/github.com/alice; removed: git/https/team.example/ci"), "\(pulled)")
     }
 

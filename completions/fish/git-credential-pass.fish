@@ -47,7 +47,7 @@ function __git-credential-pass_parse_tokens -S
         case 'sync'
             __git-credential-pass_parse_subcommand 0 'version' 'h/help'
         case 'approve-keys'
-            __git-credential-pass_parse_subcommand 0 'version' 'h/help'
+            __git-credential-pass_parse_subcommand -r 1 'review' 'version' 'h/help'
         case 'help'
             __git-credential-pass_parse_subcommand -r 1 'version'
         end
@@ -164,6 +164,7 @@ complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_complet
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass unconfigure" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass sync" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass sync" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass approve-keys" review' -l 'review' -d 'Show each .gpg-id, its keys and what changed since the last approval; approve nothing.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass approve-keys" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass approve-keys" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-pass' -n '__git-credential-pass_should_offer_completions_for_flags_or_options "git-credential-pass help" version' -l 'version' -d 'Show the version.'
