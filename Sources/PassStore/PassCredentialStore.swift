@@ -199,11 +199,25 @@ public final class PassCredentialStore: ManagedStore {
         return doomed.count
     }
 
+    /// Every entry; with a key gpg-agent cannot unlock here (no terminal), the rows it can
+    /// give, those it cannot decrypt marked unreadable, and one line saying why (it printed
+    /// nothing and exited 1: attack finding, issue 26).
     public func list() throws -> [StoredItem] {
-        try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName).map {
-            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        try listed(among: nil)
+    }
+
+    func listed(among given: [Candidate]?) throws -> [StoredItem] {
+        var locked: HelperError?
+        let found = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: given, markingLocked: true, locked: &locked)
+        if let locked {
+            SystemIO.writeAll(2, HelperError(.unavailable, "warning: " + Self.lockedReason + " (" + locked.message + ")", fix: "run git-credential-pass list in a terminal and type the passphrase (gpg-agent then keeps it a while)").line(program: "git-credential-pass") + "\n")
+        }
+        return found.map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable, explained: $0.unreadable == Self.lockedReason)
         }
     }
+
+    static let lockedReason = "the entries that need your gpg key are listed as unreadable: gpg-agent needs its passphrase"
 
     public func all() throws -> [Credential] {
         try entries(matching: Credential(), for: .lookup, skippingOthers: false).map(\.credential)
@@ -225,7 +239,10 @@ public final class PassCredentialStore: ManagedStore {
 
     public func sharedItems() throws -> [StoredItem] {
         var owners = SharedEntries(store: self)
-        return try list().filter { item in
+        let all = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName).map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        }
+        return try all.filter { item in
             guard let name = PassEntry.name(of: item.credential) else { return false }
             return try owners.isShared(name)
         }
@@ -297,6 +314,17 @@ public final class PassCredentialStore: ManagedStore {
     func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
                  unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
                  within seconds: Double? = nil, among given: [Candidate]? = nil) throws -> [Entry] {
+        var locked: HelperError?
+        return try entries(matching: request, for: purpose, skippingOthers: skippingOthers, unreadable: unreadable, until: done,
+                           within: seconds, among: given, markingLocked: false, locked: &locked)
+    }
+
+    /// `locked`: when given, a key gpg-agent needs the passphrase of (and cannot ask for)
+    /// makes that entry and every later one unreadable (one gpg run, not one each), and
+    /// the error is put there; else it is thrown.
+    func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
+                 unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
+                 within seconds: Double? = nil, among given: [Candidate]? = nil, markingLocked: Bool, locked: inout HelperError?) throws -> [Entry] {
         guard let tree = try tree() else { return [] }
         let deadline = seconds.map { time(nil) + time_t($0) }
         var found: [Entry] = []
@@ -314,7 +342,18 @@ public final class PassCredentialStore: ManagedStore {
                 case .missing: continue
                 case .refused(let why): reason = why
                 case .bytes(let ciphertext):
-                    switch try pass.decrypt(ciphertext, of: name) {
+                    let decrypted: PassProgram.Decrypted
+                    if locked != nil {
+                        decrypted = .unreadable(Self.lockedReason)
+                    } else {
+                        do {
+                            decrypted = try pass.decrypt(ciphertext, of: name)
+                        } catch let error as HelperError where markingLocked && PassProgram.isPassphraseNeeded(error) {
+                            locked = error
+                            decrypted = .unreadable(Self.lockedReason)
+                        }
+                    }
+                    switch decrypted {
                     case .notForYou:
                         guard skippingOthers else {
                             throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",
@@ -406,9 +445,7 @@ public final class PassCredentialStore: ManagedStore {
         guard let tree = try tree() else { return [] }
         let wanted = PassEntry.encode(Value(host))
         let names = hostDirectories(nil, in: tree) { $0 == wanted || $0.hasPrefix(wanted + ":") }.flatMap { Self.walk(tree, $0) }
-        return try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: names).map {
-            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
-        }
+        return try listed(among: names)
     }
 
     /// The hosts entries are named for (TAB completion): from the names alone, no entry

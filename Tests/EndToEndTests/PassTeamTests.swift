@@ -314,7 +314,7 @@ import Testing
 
         let approved = try alice.helper("approve-keys")
         #expect(approved.exitCode == 1 && approved.stderrLines.count == 1 && approved.stderrText.contains("git/https/github.com/.gpg-id is a symbolic link"), "\(approved)")
-        #expect(approved.stderrText.contains("Fix: check who put it there") && approved.stderrText.contains("pass git rm --quiet -- git/https/github.com/.gpg-id"), "\(approved)")
+        #expect(approved.stderrText.contains("Fix: a .gpg-id is a regular file of yours, one key a line: check who put it there") && approved.stderrText.contains("pass git rm --quiet -- git/https/github.com/.gpg-id"), "\(approved)")
         let doctor = try alice.helper("doctor")
         #expect(doctor.stdoutLines.contains { $0.hasPrefix("FAIL  approved keys: ") && $0.contains("is a symbolic link") }, "\(doctor)")
         #expect(!doctor.stdoutText.contains("cp ") && !doctor.stdoutText.contains("what it points to"), "\(doctor)")
@@ -378,5 +378,20 @@ import Testing
         let all = try store.helper("erase-all", "--yes")
         #expect(all.exitCode == 0 && all.stderrText == "erased 2 credentials\n", "\(all)")
         #expect(store.entryNames().isEmpty)
+    }
+
+    /// Attack finding 7 (issue 26): with the key locked and no terminal, list printed
+    /// nothing and exited 1. It prints the header and the rows, those it cannot decrypt
+    /// marked unreadable, and one line saying why, with a Fix that works.
+    @Test func listWithALockedKeyShowsWhatItCan() throws {
+        let store = try PasswordStore(passphrase: "key-passphrase")
+        try store.helper.storeAll(wire("protocol=https", "host=a.example", "username=alice", "password=1"),
+                                  wire("protocol=https", "host=b.example", "username=bob", "password=2"))
+        try store.expectSuccess(store.sandbox.run("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: store.environment))
+        let listed = try store.helper("list")
+        #expect(listed.exitCode == 0 && listed.stdoutLines.count == 3, "\(listed)")
+        #expect(listed.stdoutLines.dropFirst().allSatisfy { $0.contains("unreadable") } && listed.stdoutText.contains("a.example") && listed.stdoutText.contains("b.example"), "\(listed)")
+        #expect(listed.stderrLines.count == 1 && listed.stderrText.contains("warning: the entries that need your gpg key are listed as unreadable: gpg-agent needs its passphrase")
+                && listed.stderrText.contains("Fix: run git-credential-pass list in a terminal"), "\(listed)")
     }
 }
