@@ -107,8 +107,7 @@ public struct ApprovedKeys {
     }
 
     /// The file itself. One that cannot be read whole is refused: pass would read what
-    /// this could not.
-    /// Read as every file of the store is (`CheckedDirectory`): a `.gpg-id` that is a
+    /// this could not. Read as every file of the store is (`CheckedDirectory`): a `.gpg-id` that is a
     /// symbolic link (pass follows it) or a file others could write is refused, never
     /// approved for what it points to (attack finding, issue 26: approve-keys approved the
     /// target of a pushed link, and doctor said ok).

@@ -210,14 +210,16 @@ public final class PassCredentialStore: ManagedStore {
         var locked: HelperError?
         let found = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: given, markingLocked: true, locked: &locked)
         if let locked {
-            SystemIO.writeAll(2, HelperError(.unavailable, "warning: " + Self.lockedReason + " (" + locked.message + ")", fix: "run git-credential-pass list in a terminal and type the passphrase (gpg-agent then keeps it a while)").line(program: "git-credential-pass") + "\n")
+            SystemIO.writeAll(2, HelperError(.unavailable, "warning: " + locked.message + "; the entries that need your key are listed as unreadable",
+                                             fix: "run git-credential-pass list in a terminal and type the passphrase (gpg-agent then keeps it a while)").line(program: "git-credential-pass") + "\n")
         }
         return found.map {
             StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable, explained: $0.unreadable == Self.lockedReason)
         }
     }
 
-    static let lockedReason = "the entries that need your gpg key are listed as unreadable: gpg-agent needs its passphrase"
+    /// Why an entry is listed unreadable when the key is locked (said once, by `listed`).
+    static let lockedReason = "gpg-agent needs the passphrase of your gpg key"
 
     public func all() throws -> [Credential] {
         try entries(matching: Credential(), for: .lookup, skippingOthers: false).map(\.credential)

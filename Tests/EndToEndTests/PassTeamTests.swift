@@ -391,7 +391,8 @@ import Testing
         let listed = try store.helper("list")
         #expect(listed.exitCode == 0 && listed.stdoutLines.count == 3, "\(listed)")
         #expect(listed.stdoutLines.dropFirst().allSatisfy { $0.contains("unreadable") } && listed.stdoutText.contains("a.example") && listed.stdoutText.contains("b.example"), "\(listed)")
-        #expect(listed.stderrLines.count == 1 && listed.stderrText.contains("warning: the entries that need your gpg key are listed as unreadable: gpg-agent needs its passphrase")
+        #expect(listed.stderrLines.count == 1 && listed.stderrText.contains("warning: gpg-agent needs the passphrase of your gpg key to decrypt ")
+                && listed.stderrText.contains("; the entries that need your key are listed as unreadable")
                 && listed.stderrText.contains("Fix: run git-credential-pass list in a terminal"), "\(listed)")
     }
 }
