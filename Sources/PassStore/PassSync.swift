@@ -126,7 +126,7 @@ public struct PassSync {
         }
         if !recipients.isEmpty {
             line += "; the keys entries are encrypted to changed in " + recipients.joined(separator: ", ")
-                + " (a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys)"
+                + " (a store there refuses any key in it you have not approved: git-credential-pass approve-keys --review shows what changed; then approve or refuse each)"
         }
         if !kept.isEmpty {
             line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")

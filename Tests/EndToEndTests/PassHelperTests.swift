@@ -141,7 +141,7 @@ import Testing
         try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], intruder]))
         #expect(try laptop.helper("sync").exitCode == 0)
         let pulled = try desktop.helper("sync")
-        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys"), "\(pulled)")
+        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("a store there refuses any key in it you have not approved: git-credential-pass approve-keys --review shows what changed; then approve or refuse each"), "\(pulled)")
 
         let refused = try desktop.helper.store(alice)
         #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")

@@ -257,6 +257,12 @@ import Testing
         #expect(!bob.entryNames().contains("git/https/github.com/bob"))
         // The team's folder, his to read, stores as before.
         try bob.helper.storeAll(wire("protocol=https", "host=git.team.example", "username=deploy", "password=from-bob"))
+
+        // With no key of his in any folder, doctor FAILs, and its Fix re-encrypts nobody's entries.
+        try bob.expectSuccess(bob.gpg(["--batch", "--yes", "--delete-secret-keys", bob.keys[0]]))
+        let keyless = try bob.helper("doctor")
+        #expect(keyless.stdoutLines.contains { $0.hasPrefix("FAIL  gpg key: ") && $0.contains("Fix: import your secret key (gpg --import)") }, "\(keyless)")
+        #expect(!keyless.stdoutText.contains("pass init -p git ") && keyless.stdoutText.contains("warn  round trip: not tried: no folder of the password store is encrypted to a key of yours"), "\(keyless)")
     }
 
     /// Attack finding 3 (issue 26): Mallory, who can push, copied the team's .gpg-id into
