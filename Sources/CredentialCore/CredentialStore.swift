@@ -66,11 +66,15 @@ public struct StoredItem: Equatable, Sendable {
     /// Why it cannot be read (a broken or hostile entry of a synced store): `credential`
     /// is then what its name says it holds. It answers no get, and erase removes it.
     public var unreadable: String?
+    /// The store said why in one line already (a key locked for all of them): list adds
+    /// no note of its own for each entry.
+    public var explained: Bool
 
-    public init(backend: String, credential: Credential, unreadable: String? = nil) {
+    public init(backend: String, credential: Credential, unreadable: String? = nil, explained: Bool = false) {
         self.backend = backend
         self.credential = credential
         self.unreadable = unreadable
+        self.explained = explained
     }
 }
 

@@ -57,7 +57,7 @@ public struct ListCommand<Options: StoreOptions>: ParsableCommand {
         case .json: SystemIO.writeAll(1, CredentialJSON.render(shown))
         }
         for item in shown.sorted(by: CredentialTable.order) {
-            guard let reason = item.unreadable else { continue }
+            guard let reason = item.unreadable, !item.explained else { continue }
             let user = item.credential.username.map { Trace.quoted($0.bytes) + " at " } ?? ""
             SystemIO.writeAll(2, "note: the entry for \(user)\(Trace.quoted(item.credential.host?.bytes ?? [])) cannot be read (\(Trace.printable(reason))); it answers no get: erase removes it\n")
         }

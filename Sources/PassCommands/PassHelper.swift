@@ -89,7 +89,17 @@ public struct PassSettings: DiagnosableSettings {
     /// The round trip's store is encrypted to the keys of git's entries: without them, nothing to try.
     public var roundTripBlocker: String? {
         guard let user = try? storeDirectory() else { return "there is no password store" }
-        return PassCredentialStore.recipientsFile(for: PassEntry.root, in: user) == nil ? "the password store has no keys for \(PassEntry.root)/ (see above)" : nil
+        guard PassCredentialStore.recipientsFile(for: PassEntry.root, in: user) != nil else { return "the password store has no keys for \(PassEntry.root)/ (see above)" }
+        return Self.roundTripFolder(in: user) == nil ? "no folder of the password store is encrypted to a key of yours (see gpg key above)" : nil
+    }
+
+    /// The `.gpg-id` whose keys the round trip encrypts to: git/'s when the person can read
+    /// it, else the first folder they can (a team's): never one they cannot read back
+    /// (issue 26: Bob's round trip stored into git/, encrypted to Alice alone).
+    static func roundTripFolder(in user: String) -> String? {
+        guard let git = PassCredentialStore.recipientsFile(for: PassEntry.root, in: user).map({ String($0.dropFirst(user.count + 1)) }) else { return nil }
+        let readable = PassCredentialStore.readableFolders(in: user)
+        return readable.contains(git) ? git : readable.first
     }
 
     /// A key with a passphrase gpg-agent does not hold now is a healthy setup: git's get
@@ -113,9 +123,9 @@ public struct PassSettings: DiagnosableSettings {
     public func throwaway(in directory: String) -> PassSettings {
         var settings = PassSettings()
         settings.directory = directory + "/password-store"
-        if let user = try? storeDirectory(), let recipients = PassCredentialStore.recipientsFile(for: PassEntry.root, in: user),
-           let keys = SystemIO.readFile(recipients, limit: 1 << 16) {
-            settings.approved = try? ApprovedKeys(store: user).approvedFingerprints(String(recipients.dropFirst(user.count + 1)))
+        if let user = try? storeDirectory(), let relative = Self.roundTripFolder(in: user),
+           let keys = SystemIO.readFile(user + "/" + relative, limit: 1 << 16) {
+            settings.approved = try? ApprovedKeys(store: user).approvedFingerprints(relative)
             try? PrivateFiles.makeDirectories(directory + "/password-store")
             _ = try? PrivateFiles.createExclusively(directory + "/password-store/.gpg-id", contents: keys)
         }
@@ -167,7 +177,8 @@ public struct ApproveKeysCommand: ParsableCommand {
             is, and after a .gpg-id for git/ names another key (pass init, or a sync that \
             brought one), or the store moved, store refuses until you check the keys and \
             run this command. It shows every \
-            .gpg-id that applies to git/ and its keys, and approves them all, each as the \
+            .gpg-id that applies to git/, its keys and what changed since the last approval \
+            (new, changed, unchanged), and approves them, each as the \
             one key gpg finds for its name now (shown by fingerprint): pass is given that \
             fingerprint, so a key imported later whose user ID also matches the name is \
             never encrypted to, and a name that matches several keys is refused. Approval is \
@@ -178,10 +189,24 @@ public struct ApproveKeysCommand: ParsableCommand {
             the store. Setting PASSWORD_STORE_KEY (which pass then uses instead of any \
             .gpg-id) needs no approval.
 
+            A .gpg-id that would share a folder holding your own entries (encrypted to \
+            you alone until now) with others is approved only when named: \
+            approve-keys PATH. To refuse a .gpg-id, undo the commit that brought it \
+            (pass git log -- PATH, pass git revert COMMIT) and sync. A key missing from \
+            your keyring, or a .gpg-id that is a symbolic link, is refused.
+
             Examples:
-              cat ~/.password-store/git/.gpg-id; gpg --list-keys KEY-ID   # check them first
+              git-credential-pass approve-keys --review                     # what changed
               git-credential-pass approve-keys
+              git-credential-pass approve-keys git/https/git.team.example   # that one alone
             """)
+
+    @Flag(help: "Show each .gpg-id, its keys and what changed since the last approval; approve nothing.")
+    var review = false
+
+    @Argument(help: ArgumentHelp("A .gpg-id (or its folder) to approve, alone: one that would share your own entries' folder is approved only so.",
+                                 valueName: "path"))
+    var paths: [String] = []
 
     public init() {}
 
@@ -189,9 +214,35 @@ public struct ApproveKeysCommand: ParsableCommand {
         let directory = try PassSettings().storeDirectory()
         let store = try PassCredentialStore.openForWriting(directory: directory, approving: false)
         let files = PassCredentialStore.gpgIDs(in: store.pass.directory)
-        let approved = try ApprovedKeys(store: directory).approve(files)
-        for (name, keys) in approved {
-            SystemIO.writeAll(1, "approved \(directory)/\(name): \(ApprovedKeys.list(keys))\n")
+        let chosen = try paths.map { path in
+            // As the person may write it: absolute, in the store, a folder or the file.
+            var relative = path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+            while relative.hasSuffix("/") { relative.removeLast() }
+            if !relative.hasSuffix(".gpg-id") { relative += "/.gpg-id" }
+            guard files.contains(relative) else {
+                throw HelperError(.usage, "\(path) is no .gpg-id that decides whom git's entries are encrypted to",
+                                  fix: "git-credential-pass approve-keys --review lists them")
+            }
+            return relative
+        }
+        let approvedKeys = try ApprovedKeys(store: directory)
+        let reviews = try approvedKeys.review(chosen.isEmpty ? files : chosen)
+        // Named, a file is approved; unnamed, one that would share the person's own entries' folder waits.
+        let held = review ? reviews : reviews.filter { chosen.isEmpty && $0.needsNaming }
+        let approving = reviews.filter { candidate in !held.contains { $0.name == candidate.name } }
+        if !approving.isEmpty { try approvedKeys.approve(approving) }
+        for each in reviews {
+            let done = review ? "" : approving.contains { $0.name == each.name } ? "approved " : "NOT approved "
+            var line = "\(done)\(directory)/\(each.name): \(ApprovedKeys.list(each.keys)) [\(each.change)]"
+            if !each.sharedWith.isEmpty {
+                line += "; warning: \(each.folder)/ was encrypted to you alone"
+                    + (each.entries > 0 ? " (\(each.entries) entries of yours)" : "") + ", and what is stored there from now on is also encrypted to \(each.sharedWith.joined(separator: ", "))"
+            }
+            SystemIO.writeAll(1, line + "\n")
+        }
+        if !review, let first = held.first {
+            throw HelperError(.failure, "\(held.map { directory + "/" + $0.name }.joined(separator: ", ")) would share a folder of your own entries with others, so it was not approved",
+                              fix: ApprovedKeys.review(first.name))
         }
     }
 }

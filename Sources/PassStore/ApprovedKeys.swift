@@ -107,14 +107,23 @@ public struct ApprovedKeys {
     }
 
     /// The file itself. One that cannot be read whole is refused: pass would read what
-    /// this could not.
+    /// this could not. Read as every file of the store is (`CheckedDirectory`): a `.gpg-id` that is a
+    /// symbolic link (pass follows it) or a file others could write is refused, never
+    /// approved for what it points to (attack finding, issue 26: approve-keys approved the
+    /// target of a pushed link, and doctor said ok).
     func bytes(of relative: String) throws -> [UInt8] {
         let path = storePath + "/" + relative
-        guard let bytes = SystemIO.readFile(path, limit: 1 << 16) else {
-            throw HelperError(.failure, "cannot read \(path) (or it is over 64 KiB), so whom pass would encrypt to is unknown",
-                              fix: "check the file: it should list one gpg key a line")
+        let why: String
+        switch try CheckedDirectory.open(storePath, rootIsTrusted: true)?.read(relative, limit: 1 << 16) ?? .missing {
+        case .bytes(let bytes): return bytes
+        case .missing: why = "\(path) is missing"
+        case .refused(let reason): why = reason
         }
-        return bytes
+        throw HelperError(.failure, "\(why), so whom pass would encrypt to there is not known",
+                          fix: "a .gpg-id is a regular file of yours, one key a line: check who put it there (pass git log -- \(ShellWord.quoted(relative))), remove it: "
+                              + ShellWord.command(["pass", "git", "rm", "--quiet", "--", relative]) + " && "
+                              + ShellWord.command(["pass", "git", "commit", "--quiet", "-m", "Remove " + relative])
+                              + ", then, if the folder is to be shared, pass init -p with the keys you checked")
     }
 
     /// This store's approved `.gpg-id` files and their keys.
@@ -140,7 +149,14 @@ public struct ApprovedKeys {
             throw HelperError(.failure, "\(place) names a key as \(name), which is no name gpg takes",
                               fix: "name each key by its fingerprint (gpg --list-keys --with-colons shows it)")
         }
-        if Self.isFingerprint(text[...]) { return text }
+        if Self.isFingerprint(text[...]) {
+            // Approved as it is, it would fail every store (gpg has nothing to encrypt to).
+            guard try !pass.encryptionKeys(named: text).isEmpty else {
+                throw HelperError(.failure, "\(place) names the key \(name), which is not in your keyring (or cannot encrypt), so it is not approved",
+                                  fix: "import it (gpg --import KEY-FILE, from its owner), check it, then run git-credential-pass approve-keys again")
+            }
+            return text
+        }
         guard !text.hasSuffix("!") else {
             throw HelperError(.failure, "\(place) names a subkey as \(name)", fix: "name it by its whole fingerprint, with the !")
         }
@@ -182,7 +198,7 @@ public struct ApprovedKeys {
             let added = Self.unapproved(now, of: name, in: approvals)
             guard added.isEmpty else {
                 throw HelperError(.failure, problem(name, added, approvals) + ", so a store would encrypt your password to a key you did not approve",
-                                  fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+                                  fix: Self.review(relative))
             }
             before = approvals[name] ?? Self.inherited(name, from: approvals) ?? []
         }
@@ -228,6 +244,13 @@ public struct ApprovedKeys {
         }
     }
 
+    /// How to look at a changed `.gpg-id`, then refuse or approve it, that file alone.
+    public static func review(_ relative: String) -> String {
+        "see who changed it (" + ShellWord.command(["pass", "git", "log", "--stat", "--", relative]) + ") and check the keys (gpg --list-keys); to refuse it, "
+            + ShellWord.command(["pass", "git", "revert", "COMMIT"]) + " (or pass git rm it and commit), then git-credential-pass sync; to approve it: "
+            + ShellWord.command(["git-credential-pass", "approve-keys", relative])
+    }
+
     func problem(_ name: String, _ added: [String], _ approvals: [String: [Key]]) -> String {
         approvals[name] == nil ? "\(store)/\(name) is a .gpg-id you never approved, and it names \(added.joined(separator: ", "))"
             : "the keys in \(store)/\(name) changed since you approved them: it now also names \(added.joined(separator: ", "))"
@@ -269,6 +292,72 @@ public struct ApprovedKeys {
         }
         try record(Dictionary(now.map { ($0.name, $0.keys) }, uniquingKeysWith: { first, _ in first }))
         return now
+    }
+
+    /// A `.gpg-id` as approve-keys shows it before approving: its keys as gpg finds them
+    /// now, what changed since the last approval, and whether a folder whose entries went
+    /// to the person alone would now go to others too (attack finding, issue 26: a
+    /// teammate pushed the team's .gpg-id into the person's own folder, and approve-keys,
+    /// all or nothing, approved it with the rest).
+    public struct Review {
+        /// The file's path in the store (`exact`).
+        public let name: String
+        public let keys: [Key]
+        /// "first approval", "new", "unchanged", or what changed ("changed: now also X; no longer Y").
+        public let change: String
+        /// The keys, not the person's own, that a folder encrypted to them alone would now
+        /// also be encrypted to: empty when it widens nothing.
+        public let sharedWith: [String]
+        /// The entries in its folder now (encrypted as they were; later stores there go to `keys`).
+        public let entries: Int
+        /// Its folder, as pass names it (`git/https/github.com`).
+        public var folder: String { PrivateFiles.directory(of: name) == "." ? PassEntry.root : PrivateFiles.directory(of: name) }
+        /// Approved only when named (approve-keys PATH): the person's own entries are there,
+        /// and their next stores would be shared.
+        public var needsNaming: Bool { !sharedWith.isEmpty && entries > 0 }
+    }
+
+    /// Each `.gpg-id` of `relatives` as it is now, against what was approved (see Review).
+    /// A key gpg does not find (or finds several of) is refused, as approve is.
+    public func review(_ relatives: [String]) throws -> [Review] {
+        let approvals = try approved()
+        var yours: [String: Bool] = [:]
+        func isYours(_ key: Key) throws -> Bool {
+            if let known = yours[key.pinned] { return known }
+            let held = try pass.holdsSecretKey(named: key.pinned)
+            yours[key.pinned] = held
+            return held
+        }
+        return try relatives.map { relative in
+            let name = Self.exact(relative.utf8)
+            let keys = try Self.names(in: try bytes(of: relative)).map { key in
+                Key(name: key.name, fingerprint: try fingerprint(of: key.bytes, named: key.name, in: relative))
+            }
+            let before = approvals[name] ?? Self.inherited(name, from: approvals) ?? []
+            let change: String
+            if approvals.isEmpty {
+                change = "first approval"
+            } else if let was = approvals[name] {
+                let added = keys.filter { key in !was.contains { $0.name == key.name } }, dropped = was.filter { key in !keys.contains { $0.name == key.name } }
+                change = added.isEmpty && dropped.isEmpty ? "unchanged"
+                    : "changed:" + (added.isEmpty ? "" : " now also \(Self.list(added))") + (added.isEmpty || dropped.isEmpty ? "" : ";")
+                        + (dropped.isEmpty ? "" : " no longer \(Self.list(dropped))")
+            } else {
+                change = "new"
+            }
+            // Widened: before, only the person's keys; now others' too.
+            let alone = try !before.isEmpty && before.allSatisfy(isYours)
+            let added = keys.filter { key in !before.contains { $0.name == key.name || ($0.fingerprint != nil && $0.fingerprint == key.fingerprint) } }
+            let sharedWith = alone ? try added.filter { try !isYours($0) }.map(\.description) : []
+            let folder = PrivateFiles.directory(of: relative) == "." ? PassEntry.root : PrivateFiles.directory(of: relative)
+            let entries = try CheckedDirectory.open(storePath, rootIsTrusted: true).map { PassCredentialStore.walk($0, folder).count } ?? 0
+            return Review(name: name, keys: keys, change: change, sharedWith: sharedWith, entries: entries)
+        }
+    }
+
+    /// Approves the reviewed files as they were reviewed; what else was approved stays.
+    public func approve(_ reviews: [Review]) throws {
+        try record(try approved().merging(reviews.map { ($0.name, $0.keys) }) { $1 })
     }
 
     /// Approves the `.gpg-id` files as they are when nothing was ever approved (the first

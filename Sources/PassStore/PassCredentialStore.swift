@@ -165,7 +165,28 @@ public final class PassCredentialStore: ManagedStore {
                               fix: "run the command again once a sync has finished, or pass init -p \(PassEntry.root) YOUR-GPG-KEY-ID")
         }
         try PrivateFiles.checkOwned(recipients, as: .file)
-        return try approvedKeys.check(String(recipients.dropFirst(directory.count + 1)))
+        let relative = String(recipients.dropFirst(directory.count + 1))
+        let pinned = try approvedKeys.check(relative)
+        // Encrypted to none of the person's keys, an entry is others' to read and never
+        // theirs (attack finding, issue 26: Bob's own password stored into git/, encrypted
+        // to Alice alone, which she read after a sync).
+        guard try pinned.contains(where: pass.holdsSecretKey(named:)) else {
+            throw HelperError(.failure, "\(name) would be encrypted to \(pinned.joined(separator: ", ")) (\(relative)), none of them a key whose secret key you hold: you could not read it back, and they could",
+                              fix: "keep this host's credentials in a helper of your own (git-credential-sqlite configure), and let git ask pass only for URLs whose folder's .gpg-id names your key (git config --global credential.URL.helper pass)")
+        }
+        return pinned
+    }
+
+    /// The `.gpg-id` files (paths in the store, see `gpgIDs`) that name a key whose secret
+    /// key is here: the folders whose entries the person can read. A file that cannot be
+    /// read as a store reads it (a link) counts as none. Doctor's key check and round trip.
+    public static func readableFolders(in directory: String) -> [String] {
+        let pass = PassProgram(directory: directory)
+        let store = try? ApprovedKeys(store: directory)
+        return gpgIDs(in: directory).filter { relative in
+            guard let bytes = try? store?.bytes(of: relative) else { return false }
+            return ApprovedKeys.texts(in: bytes).contains { (try? pass.holdsSecretKey(named: $0)) == true }
+        }
     }
 
     /// git's erase, and erase HOST: an entry that cannot be read is matched by its name
@@ -178,11 +199,27 @@ public final class PassCredentialStore: ManagedStore {
         return doomed.count
     }
 
+    /// Every entry; with a key gpg-agent cannot unlock here (no terminal), the rows it can
+    /// give, those it cannot decrypt marked unreadable, and one line saying why (it printed
+    /// nothing and exited 1: attack finding, issue 26).
     public func list() throws -> [StoredItem] {
-        try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName).map {
-            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        try listed(among: nil)
+    }
+
+    func listed(among given: [Candidate]?) throws -> [StoredItem] {
+        var locked: HelperError?
+        let found = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: given, markingLocked: true, locked: &locked)
+        if let locked {
+            SystemIO.writeAll(2, HelperError(.unavailable, "warning: " + locked.message + "; the entries that need your key are listed as unreadable",
+                                             fix: "run git-credential-pass list in a terminal and type the passphrase (gpg-agent then keeps it a while)").line(program: "git-credential-pass") + "\n")
+        }
+        return found.map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable, explained: $0.unreadable == Self.lockedReason)
         }
     }
+
+    /// Why an entry is listed unreadable when the key is locked (said once, by `listed`).
+    static let lockedReason = "gpg-agent needs the passphrase of your gpg key"
 
     public func all() throws -> [Credential] {
         try entries(matching: Credential(), for: .lookup, skippingOthers: false).map(\.credential)
@@ -204,35 +241,42 @@ public final class PassCredentialStore: ManagedStore {
 
     public func sharedItems() throws -> [StoredItem] {
         var owners = SharedEntries(store: self)
-        return try list().filter { item in
+        let all = try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName).map {
+            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
+        }
+        return try all.filter { item in
             guard let name = PassEntry.name(of: item.credential) else { return false }
             return try owners.isShared(name)
         }
     }
 
     func removeEntry(_ name: String) throws {
-        if try removeLink(name) { return }
+        if try removeOddFile(name) { return }
         let result = try pass.exclusively { try pass.run(["rm", "--force", name]) }
         guard result.succeeded || !PrivateFiles.exists(directory + "/" + name + ".gpg") else {
             throw HelperError(.failure, "pass could not remove \(name): \(PassProgram.reason(result))", fix: "run " + ShellWord.command(["pass", "rm", name]))
         }
     }
 
-    /// An entry that is a symbolic link (pushed through sync, perhaps to nothing): pass rm
-    /// tests the entry with `-f`, which follows the link, and finds "not in the password
-    /// store". The link itself is removed here, and its removal committed as pass commits
-    /// one (that path alone: nothing else the person has staged). False for any other entry.
-    func removeLink(_ name: String) throws -> Bool {
+    /// An entry that is no regular file: a symbolic link (pushed through sync, perhaps to
+    /// nothing), a FIFO, a socket, a device. pass rm tests the entry with `-f`, which
+    /// follows a link and is false for all of them, and says "not in the password store"
+    /// (a FIFO blocked erase HOST and erase-all, and list's Fix, pass rm, failed too).
+    /// The name itself is removed here, never what it names, and its removal committed as
+    /// pass commits one (that path alone: nothing else the person has staged). False for
+    /// a regular file, pass's to remove.
+    func removeOddFile(_ name: String) throws -> Bool {
         let file = name + ".gpg"
         var info = stat()
-        guard lstat(directory + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let tree = try tree() else { return false }
+        guard lstat(directory + "/" + file, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR,
+              let tree = try tree() else { return false }
         return try pass.exclusively {
             guard try tree.remove(file) else { return false }
             if PrivateFiles.exists(directory + "/.git") {
                 _ = try pass.run(["git", "rm", "--quiet", "--cached", "--ignore-unmatch", "--", file])
                 _ = try pass.run(["git", "commit", "--quiet", "-m", "Remove \(name) from store.", "--", file])
             }
-            Trace.note("removed \(name), a symbolic link, itself")
+            Trace.note("removed \(name), which is no regular file, itself")
             return true
         }
     }
@@ -272,6 +316,17 @@ public final class PassCredentialStore: ManagedStore {
     func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
                  unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
                  within seconds: Double? = nil, among given: [Candidate]? = nil) throws -> [Entry] {
+        var locked: HelperError?
+        return try entries(matching: request, for: purpose, skippingOthers: skippingOthers, unreadable: unreadable, until: done,
+                           within: seconds, among: given, markingLocked: false, locked: &locked)
+    }
+
+    /// `locked`: when given, a key gpg-agent needs the passphrase of (and cannot ask for)
+    /// makes that entry and every later one unreadable (one gpg run, not one each), and
+    /// the error is put there; else it is thrown.
+    func entries(matching request: Credential, for purpose: MatchPurpose, skippingOthers: Bool = true,
+                 unreadable: Unreadable = .passedOver, until done: ((Credential) -> Bool)? = nil,
+                 within seconds: Double? = nil, among given: [Candidate]? = nil, markingLocked: Bool, locked: inout HelperError?) throws -> [Entry] {
         guard let tree = try tree() else { return [] }
         let deadline = seconds.map { time(nil) + time_t($0) }
         var found: [Entry] = []
@@ -289,7 +344,18 @@ public final class PassCredentialStore: ManagedStore {
                 case .missing: continue
                 case .refused(let why): reason = why
                 case .bytes(let ciphertext):
-                    switch try pass.decrypt(ciphertext, of: name) {
+                    let decrypted: PassProgram.Decrypted
+                    if locked != nil {
+                        decrypted = .unreadable(Self.lockedReason)
+                    } else {
+                        do {
+                            decrypted = try pass.decrypt(ciphertext, of: name)
+                        } catch let error as HelperError where markingLocked && PassProgram.isPassphraseNeeded(error) {
+                            locked = error
+                            decrypted = .unreadable(Self.lockedReason)
+                        }
+                    }
+                    switch decrypted {
                     case .notForYou:
                         guard skippingOthers else {
                             throw HelperError(.failure, "\(name) is not encrypted to any of your gpg keys, so it cannot be exported",
@@ -381,9 +447,7 @@ public final class PassCredentialStore: ManagedStore {
         guard let tree = try tree() else { return [] }
         let wanted = PassEntry.encode(Value(host))
         let names = hostDirectories(nil, in: tree) { $0 == wanted || $0.hasPrefix(wanted + ":") }.flatMap { Self.walk(tree, $0) }
-        return try entries(matching: Credential(), for: .lookup, unreadable: .matchedByName, among: names).map {
-            StoredItem(backend: "pass", credential: $0.credential.withoutSecrets, unreadable: $0.unreadable)
-        }
+        return try listed(among: names)
     }
 
     /// The hosts entries are named for (TAB completion): from the names alone, no entry

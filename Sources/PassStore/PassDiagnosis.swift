@@ -32,7 +32,7 @@ public enum PassDiagnosis {
         }
         checks.append(HealthCheck(.ok, "password store", "\(directory); \(PassEntry.root)/ is encrypted to \(keys.joined(separator: ", ")) (\(recipients))" + folders.joined()))
         checks.append(approval(directory))
-        checks.append(secretKey(among: keys, pass: PassProgram(directory: directory)))
+        checks.append(secretKey(directory, gitRecipients: String(recipients.dropFirst(directory.count + 1))))
         checks.append(repository(directory))
         return checks
     }
@@ -47,7 +47,7 @@ public enum PassDiagnosis {
             }
             guard problems.isEmpty else {
                 return HealthCheck(.fail, "approved keys", problems.joined(separator: "; ") + ": store refuses to encrypt to them",
-                                   fix: "check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys")
+                                   fix: "git-credential-pass approve-keys --review shows what changed in each .gpg-id; approve one with git-credential-pass approve-keys PATH, or refuse it (pass git revert)")
             }
             return HealthCheck(.ok, "approved keys", "store encrypts only to keys you approved")
         } catch let error as HelperError {
@@ -57,11 +57,19 @@ public enum PassDiagnosis {
         }
     }
 
-    /// Whether one of the recipients is a key this user holds the secret of.
-    static func secretKey(among keys: [String], pass: PassProgram) -> HealthCheck {
-        guard keys.contains(where: { (try? pass.holdsSecretKey(named: $0)) == true }) else {
-            return HealthCheck(.fail, "gpg key", "none of the keys git's entries are encrypted to has its secret key here, so nothing stored can be read back",
-                               fix: "import your secret key (gpg --import), or pass init -p \(PassEntry.root) with a key you hold")
+    /// Whether a folder of git's entries is encrypted to a key whose secret is here: git/
+    /// itself, or a team's folder (a teammate's git/ is encrypted to its owner: issue 26,
+    /// doctor FAILed Bob set up by the README, and its Fix, pass init -p git, re-encrypted
+    /// Alice's own entries to Bob alone). A Fix never re-encrypts anyone's entries.
+    static func secretKey(_ directory: String, gitRecipients: String) -> HealthCheck {
+        let readable = PassCredentialStore.readableFolders(in: directory)
+        guard !readable.isEmpty else {
+            return HealthCheck(.fail, "gpg key", "none of the keys git's entries are encrypted to (in any .gpg-id under \(PassEntry.root)/) has its secret key here, so nothing stored can be read back",
+                               fix: "import your secret key (gpg --import), or ask whoever keeps the store to add your key to the .gpg-id of the folder you share")
+        }
+        guard readable.contains(gitRecipients) else {
+            let folders = readable.map { String($0.dropLast(".gpg-id".count)) }
+            return HealthCheck(.ok, "gpg key", "your secret key reads \(folders.joined(separator: ", ")); \(PassEntry.root)/ itself is encrypted to others' keys, and a store there is refused: let git ask pass only for those folders' URLs")
         }
         return HealthCheck(.ok, "gpg key", "the secret key of a recipient is here")
     }

@@ -93,16 +93,21 @@ public struct PassSync {
         if !configured.succeeded { _ = try git(["branch", "--quiet", "--set-upstream-to", upstream]) }
 
         // Merged while no store runs (a store checks the keys it encrypts to, then pass reads them).
-        let (behind, recipients, kept) = try pass.exclusively {
+        let (behind, recipients, (kept, changed)) = try pass.exclusively {
             // What is here now is the user's; what comes in may be anyone's who can push.
             try ApprovedKeys(store: directory).approveIfNoneYet(PassCredentialStore.gpgIDs(in: directory))
             let behind = try count("HEAD.." + upstream)
             // A .gpg-id that comes in decides to whom every later store there is encrypted: a
             // teammate's (or an intruder's) key added there must not pass unnoticed.
-            let recipients = behind == 0 ? [] : try must(["diff", "--name-only", "HEAD..." + upstream, "--", ":(glob)**/.gpg-id", ".gpg-id"],
+            // Only those that decide for git/ (its own and below; the store's, when git/ has
+            // none): the person's other passwords are pass's business, not the helper's.
+            let decides = PassCredentialStore.recipientsFile(for: PassEntry.root, in: directory) == directory + "/.gpg-id"
+                ? [":(glob)" + PassEntry.root + "/**/.gpg-id", ".gpg-id"] : [":(glob)" + PassEntry.root + "/**/.gpg-id"]
+            let recipients = behind == 0 ? [] : try must(["diff", "--name-only", "HEAD..." + upstream, "--"] + decides,
                                                          doing: "cannot list the changes of \(upstream)", fix: "run pass git log")
                 .split(separator: "\n").map(String.init)
-            return (behind, recipients, behind > 0 ? try merge(upstream) : [])
+            let before = try must(["rev-parse", "--verify", "HEAD"], doing: "cannot read the store's HEAD", fix: "run pass git log")
+            return (behind, recipients, behind > 0 ? (try merge(upstream), try entriesChanged(since: before)) : ([], []))
         }
         let ahead = try count(upstream + "..HEAD")
         if ahead > 0 {
@@ -114,14 +119,42 @@ public struct PassSync {
         }
         if behind == 0 && ahead == 0 { return "nothing to do: the password store and \(upstream) are the same" }
         var line = "pulled \(Self.changes(behind)) from \(upstream), pushed \(Self.changes(ahead))"
+        if !changed.isEmpty {
+            // Whoever can push can replace an entry, even one encrypted to the person alone:
+            // named, a replaced credential is seen (issue 26). Only signed commits prove who.
+            line += "; entries " + changed.joined(separator: "; ")
+        }
         if !recipients.isEmpty {
             line += "; the keys entries are encrypted to changed in " + recipients.joined(separator: ", ")
-                + " (a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys)"
+                + " (a store there refuses any key in it you have not approved: git-credential-pass approve-keys --review shows what changed; then approve or refuse each)"
         }
         if !kept.isEmpty {
             line += "; stored on both machines, kept the version already on \(upstream): " + kept.joined(separator: ", ")
         }
         return line
+    }
+
+    /// git's entries that the merge added, changed or removed since `commit`, by name
+    /// (quoted as git quotes paths, `Trace.quoted`: nothing that could fake a line), one phrase a kind.
+    func entriesChanged(since commit: String) throws -> [String] {
+        let result = try git(["diff", "--name-status", "-z", "--no-renames", commit, "HEAD", "--", PassEntry.root + "/"])
+        guard result.succeeded else { return [] }
+        // -z: STATUS NUL PATH NUL, each.
+        let fields = result.output.split(separator: 0, omittingEmptySubsequences: false)
+        var kinds: [(String, [String])] = [("added", []), ("changed", []), ("removed", [])]
+        var index = 0
+        while index + 1 < fields.count {
+            let status = fields[index].first, path = fields[index + 1]
+            index += 2
+            guard path.count > 4, Array(path.suffix(4)) == Array(".gpg".utf8) else { continue }
+            let name = Trace.quoted(Array(path.dropLast(4)))
+            switch status {
+            case UInt8(ascii: "A"): kinds[0].1.append(name)
+            case UInt8(ascii: "D"): kinds[2].1.append(name)
+            default: kinds[1].1.append(name)
+            }
+        }
+        return kinds.filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1.joined(separator: ", "))" }
     }
 
     static func changes(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s")" }

@@ -125,7 +125,7 @@ import Testing
         let pushed = try laptop.helper("sync")
         #expect(pushed.exitCode == 0 && pushed.stderrText == "pulled 0 changes from origin/main, pushed 1 change\n", "\(pushed)")
         let pulled = try desktop.helper("sync")
-        #expect(pulled.exitCode == 0 && pulled.stderrText == "pulled 1 change from origin/main, pushed 0 changes\n", "\(pulled)")
+        #expect(pulled.exitCode == 0 && pulled.stderrText == "pulled 1 change from origin/main, pushed 0 changes; entries added: git/https/git.example/alice\n", "\(pulled)")
         #expect(try desktop.helper.password(for: request) == "alice-secret")
         let again = try desktop.helper("sync")
         #expect(again.stderrText == "nothing to do: the password store and origin/main are the same\n", "\(again)")
@@ -141,18 +141,18 @@ import Testing
         try laptop.expectSuccess(laptop.pass(["init", "--path=git", laptop.keys[0], intruder]))
         #expect(try laptop.helper("sync").exitCode == 0)
         let pulled = try desktop.helper("sync")
-        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("a store there refuses any key in it you have not approved: check them with cat -A, then run git-credential-pass approve-keys"), "\(pulled)")
+        #expect(pulled.exitCode == 0 && pulled.stderrText.contains("a store there refuses any key in it you have not approved: git-credential-pass approve-keys --review shows what changed; then approve or refuse each"), "\(pulled)")
 
         let refused = try desktop.helper.store(alice)
         #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")
         // The laptop's pass init made git/.gpg-id: new to the desktop, where the store's own .gpg-id decided.
-        #expect(refused.stderrText.contains("\(desktop.storeDirectory)/git/.gpg-id is a .gpg-id you never approved, and it names \(intruder), so a store would encrypt your password to a key you did not approve. Fix: check the keys (gpg --list-keys), then, if you trust them, run: git-credential-pass approve-keys"), "\(refused)")
+        #expect(refused.stderrText.contains("\(desktop.storeDirectory)/git/.gpg-id is a .gpg-id you never approved, and it names \(intruder), so a store would encrypt your password to a key you did not approve. Fix: see who changed it (pass git log --stat -- git/.gpg-id) and check the keys (gpg --list-keys); to refuse it, pass git revert COMMIT (or pass git rm it and commit), then git-credential-pass sync; to approve it: git-credential-pass approve-keys git/.gpg-id"), "\(refused)")
         #expect(desktop.entryNames().isEmpty)
         let doctor = try desktop.helper("doctor")
         #expect(doctor.stdoutText.contains("approved keys") && doctor.stdoutText.contains("it names \(intruder): store refuses to encrypt to them"), "\(doctor)")
 
         let approved = try desktop.helper("approve-keys")
-        #expect(approved.exitCode == 0 && approved.stdoutText == "approved \(desktop.storeDirectory)/git/.gpg-id: \([laptop.keys[0], intruder].sorted().joined(separator: ", "))\n", "\(approved)")
+        #expect(approved.exitCode == 0 && approved.stdoutText == "approved \(desktop.storeDirectory)/git/.gpg-id: \([laptop.keys[0], intruder].sorted().joined(separator: ", ")) [new]; warning: git/ was encrypted to you alone, and what is stored there from now on is also encrypted to \(intruder)\n", "\(approved)")
         try desktop.helper.storeAll(alice)
         #expect(desktop.entryNames() == ["git/https/git.example/alice"])
     }
@@ -237,7 +237,7 @@ import Testing
             #expect(result.exitCode == 1 && result.stderrLines.count == 1 && result.stderrText.contains(message), "\(result)", sourceLocation: sourceLocation)
             #expect(try store.helper.password(for: request) == "alice-secret", sourceLocation: sourceLocation)
         }
-        try refused("\(mine)\n" + String(repeating: "#", count: 70_000) + "\n\(other)\n", "cannot read \(root) (or it is over 64 KiB)")
+        try refused("\(mine)\n" + String(repeating: "#", count: 70_000) + "\n\(other)\n", "\(root) is larger than 64 KiB, so whom pass would encrypt to there is not known")
         try refused("\u{A0}\(mine)\n", "it now also names %C2%A0\(mine)")
         try refused("\(mine)\u{0B}\(mine)\n", "it now also names \(mine)%0B\(mine)")
         // A name with spaces is a name like any other (pass gets fingerprints, never names).

@@ -189,4 +189,216 @@ import Testing
         #expect(sync.stderrText.contains("cannot fetch from origin: fatal: '\(store.sandbox.root)/no-such-repository.git' does not appear to be a git repository"), "\(sync)")
         #expect(sync.stderrText.contains("Fix: check that pass git fetch origin works"), "\(sync)")
     }
+
+    // MARK: Issue 26, the attack round: the README's recipe as written, alice, bob and mallory
+
+    /// The README's team recipe ("A team's pass store"), read from the README itself so the
+    /// two cannot drift: Alice's lines, then Bob's, each run by sh in that person's HOME,
+    /// with the fingerprints, the key files and the server's URL filled in.
+    static func recipe() throws -> (alice: [String], bob: [String]) {
+        let readme = try String(contentsOfFile: SourceTree.root + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### A team's pass store").dropFirst().first)
+        let block = section.components(separatedBy: "\n").drop { !$0.hasPrefix("    # Alice, once.") }
+            .prefix { $0.isEmpty || $0.hasPrefix("    ") }.map { $0.dropFirst(4) }
+        let bobStarts = try #require(block.firstIndex { $0.hasPrefix("# Bob, once.") })
+        let commands = { (lines: ArraySlice<Substring>) in lines.map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") } }
+        return (commands(block[..<bobStarts]), commands(block[bobStarts...]))
+    }
+
+    /// Alice and Bob (a passphrase key, as the attacker's bob had), set up by running the
+    /// README's recipe; the server a bare repository.
+    func teamByTheREADME() throws -> (alice: PasswordStore, bob: PasswordStore, bobsKey: String) {
+        let alice = try PasswordStore(initialise: false), bob = try PasswordStore(initialise: false)
+        let alicesKey = try alice.makeKey("Alice <alice@example.com>"), bobsKey = try bob.makeKey("Bob <bob@example.com>")
+        let remote = alice.sandbox.root + "/team.git"
+        try alice.expectSuccess(alice.sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", remote]))
+        try alice.sandbox.file("home/bob.asc", try bob.gpg(["--batch", "--armor", "--export", bobsKey]).stdout.bytes)
+        try bob.sandbox.file("home/alice.asc", try alice.gpg(["--batch", "--armor", "--export", alicesKey]).stdout.bytes)
+        let (alicesLines, bobsLines) = try Self.recipe()
+        func follow(_ lines: [String], as person: PasswordStore) throws {
+            let environment = person.environment.merging(["PATH": BuiltProducts.directory + ":" + Sandbox.searchPath]) { $1 }
+            for line in lines {
+                let command = line.replacingOccurrences(of: "ALICE-FINGERPRINT", with: alicesKey).replacingOccurrences(of: "BOB-FINGERPRINT", with: bobsKey)
+                    .replacingOccurrences(of: "git@git.team.example:team/passwords.git", with: remote)
+                let result = try person.sandbox.run("/bin/sh", ["-c", command], environment: environment)
+                #expect(result.exitCode == 0, "the README's line \(line): \(result)")
+                if result.exitCode != 0 { throw PasswordStoreSetupFailed(description: "the README's line \(line) failed: \(result)") }
+            }
+        }
+        try follow(alicesLines, as: alice)
+        try follow(bobsLines, as: bob)
+        return (alice, bob, bobsKey)
+    }
+
+    /// Attack findings 1 and 2 (issue 26): the README's recipe failed at `pass git remote
+    /// add` (no `pass git init`); doctor FAILed Bob, set up by it, with "none of the keys
+    /// ... Fix: pass init -p git" (which re-encrypted Alice's own entry to Bob alone) and
+    /// a round trip stored into git/, encrypted to Alice; and Bob's store of his own
+    /// password into git/ went, silently, to Alice alone.
+    @Test func theREADMEsRecipeAsWrittenAndBobsDoctor() throws {
+        let (alice, bob, _) = try teamByTheREADME()
+        let team = wire("protocol=https", "host=git.team.example", "username=ci", "password=shared-1")
+        try alice.helper.storeAll(team, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
+        #expect(try alice.helper("sync").exitCode == 0)
+        #expect(try bob.helper("sync").exitCode == 0)
+        #expect(try bob.helper.password(for: wire("protocol=https", "host=git.team.example")) == "shared-1")
+
+        let doctor = try bob.helper("doctor")
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("ok    gpg key: your secret key reads git/https/git.team.example/") }, "\(doctor)")
+        #expect(!doctor.stdoutText.contains("FAIL  gpg key") && !doctor.stdoutText.contains("pass init -p git "), "\(doctor)")
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("ok    round trip: stored") }, "\(doctor)")
+        #expect(!doctor.stdoutText.contains("FAIL  round trip"), "\(doctor)")
+
+        // Bob's own password into git/ (Alice's alone): refused, in one line, nothing written.
+        let bobs = try bob.helper.store(wire("protocol=https", "host=github.com", "username=bob", "password=bobs-own"))
+        #expect(bobs.exitCode == 1 && bobs.stderrLines.count == 1, "\(bobs)")
+        #expect(bobs.stderrText.contains("git/https/github.com/bob would be encrypted to") && bobs.stderrText.contains("none of them a key whose secret key you hold")
+                && bobs.stderrText.contains("Fix: keep this host's credentials in a helper of your own"), "\(bobs)")
+        #expect(!bob.entryNames().contains("git/https/github.com/bob"))
+        // The team's folder, his to read, stores as before.
+        try bob.helper.storeAll(wire("protocol=https", "host=git.team.example", "username=deploy", "password=from-bob"))
+
+        // With no key of his in any folder, doctor FAILs, and its Fix re-encrypts nobody's entries.
+        try bob.expectSuccess(bob.gpg(["--batch", "--yes", "--delete-secret-keys", bob.keys[0]]))
+        let keyless = try bob.helper("doctor")
+        #expect(keyless.stdoutLines.contains { $0.hasPrefix("FAIL  gpg key: ") && $0.contains("Fix: import your secret key (gpg --import)") }, "\(keyless)")
+        #expect(!keyless.stdoutText.contains("pass init -p git ") && keyless.stdoutText.contains("warn  round trip: not tried: no folder of the password store is encrypted to a key of yours"), "\(keyless)")
+    }
+
+    /// Attack finding 3 (issue 26): Mallory, who can push, copied the team's .gpg-id into
+    /// Alice's own folder; the store's refusal said "if you trust them, run approve-keys",
+    /// which approved it with everything else. approve-keys shows what changed, holds a
+    /// .gpg-id that would share a folder of the person's own entries until it is named, and
+    /// the refusal says how to refuse it too.
+    @Test func approveKeysShowsAndHoldsAFolderOfYourOwnMadeShared() throws {
+        let (alice, mallory, malloryKey) = try team()
+        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
+        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], malloryKey]))
+        #expect(try alice.helper("approve-keys").exitCode == 0)
+        try alice.helper.storeAll(teamCI, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
+        try join(mallory, from: alice)
+
+        let mine = "git/https/github.com/.gpg-id"
+        try FileManager.default.copyItem(atPath: mallory.storeDirectory + "/git/https/team.example/.gpg-id", toPath: mallory.storeDirectory + "/" + mine)
+        try mallory.expectSuccess(mallory.pass(["git", "add", mine]))
+        try mallory.expectSuccess(mallory.pass(["git", "commit", "--quiet", "-m", "tidy"]))
+        #expect(try mallory.helper("sync").exitCode == 0)
+        #expect(try alice.helper("sync").exitCode == 0)
+
+        let refused = try alice.helper.store(wire("protocol=https", "host=github.com", "username=alice", "password=new"))
+        #expect(refused.exitCode == 1 && refused.stderrLines.count == 1, "\(refused)")
+        #expect(refused.stderrText.contains("to refuse it, pass git revert COMMIT") && refused.stderrText.contains("to approve it: git-credential-pass approve-keys \(mine)")
+                && !refused.stderrText.contains("if you trust them"), "\(refused)")
+
+        let reviewed = try alice.helper("approve-keys", "--review")
+        #expect(reviewed.exitCode == 0 && reviewed.stdoutLines.contains { $0.hasPrefix("\(alice.storeDirectory)/\(mine): ") && $0.contains("[new]")
+            && $0.contains("warning: git/https/github.com/ was encrypted to you alone (1 entries of yours), and what is stored there from now on is also encrypted to \(malloryKey)") }, "\(reviewed)")
+        #expect(reviewed.stdoutLines.contains("\(alice.storeDirectory)/git/.gpg-id: \(alice.keys[0]) [unchanged]"), "\(reviewed)")
+        let all = try alice.helper("approve-keys")
+        #expect(all.exitCode == 1 && all.stdoutLines.contains { $0.hasPrefix("NOT approved \(alice.storeDirectory)/\(mine): ") }, "\(all)")
+        #expect(all.stderrLines.count == 1 && all.stderrText.contains("would share a folder of your own entries with others, so it was not approved"), "\(all)")
+        #expect(try alice.helper.store(wire("protocol=https", "host=github.com", "username=alice", "password=new")).exitCode == 1)
+        #expect(try recipients(of: "git/https/github.com/alice", in: alice) == 1)
+
+        // Named, it is approved: the person's own choice.
+        let named = try alice.helper("approve-keys", "git/https/github.com")
+        #expect(named.exitCode == 0 && named.stdoutLines.count == 1 && named.stdoutLines[0].hasPrefix("approved \(alice.storeDirectory)/\(mine): "), "\(named)")
+        try alice.helper.storeAll(wire("protocol=https", "host=github.com", "username=alice", "password=new"))
+        #expect(try recipients(of: "git/https/github.com/alice", in: alice) == 2)
+    }
+
+    /// Attack findings 4 and 7 (issue 26): a .gpg-id that is a symbolic link was approved
+    /// for what it points to, and doctor said ok; a fingerprint not in the keyring was
+    /// approved without a word.
+    @Test func approveKeysRefusesALinkedGpgIdAndAMissingKey() throws {
+        let (alice, _, bobsKey) = try team()
+        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
+        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], bobsKey]))
+        #expect(try alice.helper("approve-keys").exitCode == 0)
+        try FileManager.default.createDirectory(atPath: alice.storeDirectory + "/git/https/github.com", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: alice.storeDirectory + "/git/https/github.com/.gpg-id", withDestinationPath: "../team.example/.gpg-id")
+
+        let approved = try alice.helper("approve-keys")
+        #expect(approved.exitCode == 1 && approved.stderrLines.count == 1 && approved.stderrText.contains("git/https/github.com/.gpg-id is a symbolic link"), "\(approved)")
+        #expect(approved.stderrText.contains("Fix: a .gpg-id is a regular file of yours, one key a line: check who put it there") && approved.stderrText.contains("pass git rm --quiet -- git/https/github.com/.gpg-id"), "\(approved)")
+        let doctor = try alice.helper("doctor")
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("FAIL  approved keys: ") && $0.contains("is a symbolic link") }, "\(doctor)")
+        #expect(!doctor.stdoutText.contains("cp ") && !doctor.stdoutText.contains("what it points to"), "\(doctor)")
+        // The Fix, followed (the link is untracked here: rm alone), and approve-keys is content.
+        try FileManager.default.removeItem(atPath: alice.storeDirectory + "/git/https/github.com/.gpg-id")
+        #expect(try alice.helper("approve-keys").exitCode == 0)
+
+        // A fingerprint gpg does not have: said, with gpg --import.
+        let absent = String(repeating: "AB12", count: 10)
+        try "\(alice.keys[0])\n\(absent)\n".write(toFile: alice.storeDirectory + "/git/https/team.example/.gpg-id", atomically: true, encoding: .utf8)
+        let missing = try alice.helper("approve-keys", "git/https/team.example")
+        #expect(missing.exitCode == 1 && missing.stderrLines.count == 1 && missing.stderrText.contains("names the key \(absent), which is not in your keyring")
+                && missing.stderrText.contains("Fix: import it (gpg --import"), "\(missing)")
+    }
+
+    /// Attack findings 5 and 7 (issue 26): whoever can push replaced an entry of Alice's
+    /// own (encrypted to her public key) and sync said only "pulled 1 change". It names
+    /// each entry a pull added, changed or removed; a .gpg-id outside git/ is not said.
+    @Test func syncNamesTheEntriesAPullChanged() throws {
+        let (alice, mallory, malloryKey) = try team()
+        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
+        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], malloryKey]))
+        #expect(try alice.helper("approve-keys").exitCode == 0)
+        try alice.helper.storeAll(teamCI, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
+        try join(mallory, from: alice)
+        // Mallory replaces Alice's own entry with one of hers, encrypted to Alice's key.
+        let forged = try mallory.gpg(["--batch", "--trust-model", "always", "--encrypt", "-r", alice.keys[0]],
+                                     input: Array("mallorys-pick\nusername: alice\n".utf8))
+        try ChildProcess.writeFile(mallory.storeDirectory + "/git/https/github.com/alice.gpg", forged.stdout.bytes, mode: 0o600)
+        try mallory.expectSuccess(mallory.pass(["git", "commit", "--quiet", "-am", "tidy"]))
+        try mallory.expectSuccess(mallory.pass(["git", "rm", "--quiet", "git/https/team.example/ci.gpg"]))
+        try mallory.expectSuccess(mallory.pass(["git", "commit", "--quiet", "-m", "tidy"]))
+        try mallory.helper.storeAll(wire("protocol=https", "host=team.example", "username=new one", "password=n"))
+        // A .gpg-id outside git/ (pass's other passwords) is no concern of the helper's.
+        try mallory.expectSuccess(mallory.pass(["init", "-p", "personal", malloryKey]))
+        // A name with a control character is shown quoted, as git quotes paths.
+        try ChildProcess.writeFile(mallory.storeDirectory + "/git/https/team.example/x\ty.gpg", forged.stdout.bytes, mode: 0o600)
+        try mallory.expectSuccess(mallory.pass(["git", "add", "git/https/team.example/x\ty.gpg"]))
+        try mallory.expectSuccess(mallory.pass(["git", "commit", "--quiet", "-m", "tidy"]))
+        #expect(try mallory.helper("sync").exitCode == 0)
+
+        let pulled = try alice.helper("sync")
+        #expect(pulled.exitCode == 0 && pulled.stderrLines.count == 1, "\(pulled)")
+        #expect(!pulled.stderrText.contains(".gpg-id") && !pulled.stderrText.contains("personal"), "\(pulled)")
+        #expect(pulled.stderrText.contains("; entries added: git/https/team.example/new%20one, \"git/https/team.example/x\\ty\"; changed: git/https/github.com/alice; removed: git/https/team.example/ci"), "\(pulled)")
+    }
+
+    /// Attack finding 6 (issue 26): a FIFO named *.gpg blocked erase HOST and erase-all
+    /// (exit 1, nothing erased), and the Fix, pass rm, failed too.
+    @Test func aFifoEntryIsErasedWithTheRest() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(wire("protocol=https", "host=h.example", "username=u", "password=p"),
+                                  wire("protocol=https", "host=other.example", "username=u", "password=p"))
+        #expect(mkfifo(store.storeDirectory + "/git/https/h.example/fifo.gpg", 0o600) == 0)
+        let listed = try store.helper("list", "h.example")
+        #expect(listed.stdoutText.contains("unreadable"), "\(listed)")
+        let erased = try store.helper("erase", "h.example")
+        #expect(erased.exitCode == 0 && erased.stderrText == "erased 2 credentials\n", "\(erased)")
+        #expect(!FileManager.default.fileExists(atPath: store.storeDirectory + "/git/https/h.example/fifo.gpg"))
+        #expect(mkfifo(store.storeDirectory + "/git/https/other.example/fifo.gpg", 0o600) == 0)
+        let all = try store.helper("erase-all", "--yes")
+        #expect(all.exitCode == 0 && all.stderrText == "erased 2 credentials\n", "\(all)")
+        #expect(store.entryNames().isEmpty)
+    }
+
+    /// Attack finding 7 (issue 26): with the key locked and no terminal, list printed
+    /// nothing and exited 1. It prints the header and the rows, those it cannot decrypt
+    /// marked unreadable, and one line saying why, with a Fix that works.
+    @Test func listWithALockedKeyShowsWhatItCan() throws {
+        let store = try PasswordStore(passphrase: "key-passphrase")
+        try store.helper.storeAll(wire("protocol=https", "host=a.example", "username=alice", "password=1"),
+                                  wire("protocol=https", "host=b.example", "username=bob", "password=2"))
+        try store.expectSuccess(store.sandbox.run("/usr/bin/gpgconf", ["--kill", "gpg-agent"], environment: store.environment))
+        let listed = try store.helper("list")
+        #expect(listed.exitCode == 0 && listed.stdoutLines.count == 3, "\(listed)")
+        #expect(listed.stdoutLines.dropFirst().allSatisfy { $0.contains("unreadable") } && listed.stdoutText.contains("a.example") && listed.stdoutText.contains("b.example"), "\(listed)")
+        #expect(listed.stderrLines.count == 1 && listed.stderrText.contains("warning: gpg-agent needs the passphrase of your gpg key to decrypt ")
+                && listed.stderrText.contains("; the entries that need your key are listed as unreadable")
+                && listed.stderrText.contains("Fix: run git-credential-pass list in a terminal"), "\(listed)")
+    }
 }
