@@ -6,8 +6,8 @@ import Testing
 /// on each provider. KeePassXC shows fields of its own (Title, UserName, URL, Notes, Path,
 /// Uuid) on every item: git's items must still be found there, and other programs' items
 /// still left alone. On the providers' shared buses, on a host of the test's own
-/// (SecretServiceOtherApplicationsTests and SecretServiceHostileItemsTests do more on a
-/// gnome-keyring of each test's own).
+/// (SecretServiceOtherApplicationsTests has GVFS's, Dino's and others' items as they write
+/// them, on each provider).
 @Suite struct SecretServiceSharedSchemaTests {
     static let network = "org.gnome.keyring.NetworkPassword"
 
@@ -31,20 +31,6 @@ import Testing
         }
         try clients.git(schema: .network, protocol: "https", server: host, user: "git", secret: "git-secret")
         try expectOnlyGitsItem(keyring, host: host, others: nearMisses.count)
-    }
-
-    /// GVFS's and Dino's items, as they write them, beside one of git 2.39's helper.
-    @Test(arguments: SecretServiceProvider.allCases)
-    func otherApplicationsItemsAreLeftAlone(provider: SecretServiceProvider) throws {
-        let keyring = try SharedKeyring(provider)
-        let clients = OtherKeyringClients(sandbox: keyring.sandbox, bus: keyring.bus)
-        let host = keyring.names("files.example")
-        try clients.gvfs(user: "alice", server: host, protocol: "davs", object: "remote.php/webdav", secret: "gvfs-davs-secret")
-        try clients.gvfs(user: "alice", server: host, domain: "WORKGROUP", protocol: "smb", object: "share", secret: "gvfs-smb-secret")
-        try clients.gvfs(user: "alice", server: host, protocol: "https", secret: "browser-https-secret")
-        try clients.dino(user: "alice", server: host, secret: "dino-secret")
-        try clients.git(schema: .network, protocol: "https", server: host, user: "git", secret: "git-secret")
-        try expectOnlyGitsItem(keyring, host: host, others: 4)
     }
 
     /// get, list and erase see git's one item on `host` and none of the `others`, which
