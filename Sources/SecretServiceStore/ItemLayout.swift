@@ -24,12 +24,13 @@ enum ItemLayout {
     /// sftp: label `user@server/object`), Dino (xmpp: `XMPP account user@server`) and
     /// others, so its items count only when they carry nothing but git's attributes, a
     /// protocol git uses, and exactly the label git's helper gave them: `Git: ` and the URL
-    /// (git 2.39's make_label). `attributes` are without `xdg:schema`.
+    /// (git 2.39's make_label). `attributes` are without `xdg:schema`; the names a provider
+    /// adds to every item of its own accord (`providerAttributes`) are passed over.
     static func isGits(schema: String?, attributes: [String: String], label: String?) -> Bool {
         switch schema {
         case gitSchema?: return true
         case sharedSchema?:
-            guard Set(attributes.keys).isSubset(of: gitAttributes),
+            guard Set(attributes.keys).subtracting(providerAttributes).isSubset(of: gitAttributes),
                   let scheme = attributes["protocol"], gitProtocols.contains(scheme) else { return false }
             return label == gitLabel(attributes)
         default: return false
@@ -38,6 +39,14 @@ enum ItemLayout {
 
     /// The attributes git's helper writes (make_attr_list).
     static let gitAttributes: Set<String> = ["protocol", "server", "port", "user", "object"]
+
+    /// The attributes KeePassXC (2.7.4) shows on every item, whoever made it: its entry's
+    /// fields (Title, the label; UserName, URL and Notes, empty on a client's item) and
+    /// where the entry is (Uuid, Path; Item::attributes). No client wrote them, so they say
+    /// nothing of whose the item is: without passing over them, no item of git's own helper
+    /// would ever be found there. Other programs' items are still told apart by the rest:
+    /// their protocols, attributes and labels are not git's. gnome-keyring adds none.
+    static let providerAttributes: Set<String> = ["Title", "UserName", "URL", "Notes", "Uuid", "Path"]
 
     /// The one attribute ours have beyond git's helper's: when the item was stored, in
     /// nanoseconds since 1970. The service's Created is in whole seconds, and two items

@@ -470,12 +470,31 @@ public final class SecretServiceStore: ManagedStore {
     /// Why some of these items are locked: their collection is locked (the keyring), or it
     /// is unlocked and the service wants an access confirmation for them.
     func lockedError(_ items: [Item]) -> HelperError {
-        guard let item = items.first(where: \.locked)?.path, let slash = item.lastIndex(of: "/") else { return Self.locked }
+        guard let item = items.first(where: \.locked) else { return Self.locked }
+        return waitsForAccessConfirmation(item) ? Self.accessNotConfirmed(dismissed: promptDismissed) : Self.locked
+    }
+
+    /// Whether the item is locked in an unlocked collection: the service wants someone at
+    /// its screen to allow this program before it reads the item. KeePassXC answers each
+    /// client for itself (Item::locked: its collection is locked, or this client was not
+    /// allowed the item), so asking shows nothing.
+    func waitsForAccessConfirmation(_ item: Item) -> Bool {
+        guard item.locked, let slash = item.path.lastIndex(of: "/") else { return false }
         var error: UnsafeMutablePointer<GError>?
         arm()
-        let collectionLocked = csecretservice_locked(service, String(item[..<slash]), 1, cancellable, &error)
+        let collectionLocked = csecretservice_locked(service, String(item.path[..<slash]), 1, cancellable, &error)
         g_clear_error(&error)
-        return collectionLocked == 0 ? Self.accessNotConfirmed(dismissed: promptDismissed) : Self.locked
+        return collectionLocked == 0
+    }
+
+    /// For doctor, which asks for nothing: whether git's items already stored wait for an
+    /// access confirmation (`waitsForAccessConfirmation`), told from their properties alone
+    /// (no unlock, no secret read, so no dialog); `nil` when there is no item of git's to
+    /// tell by. Another process's items, not doctor's own: a client may read what it made.
+    public func storedItemsWaitForAccessConfirmation() throws -> Bool? {
+        let items = try ItemLayout.schemas.sorted().flatMap { try properties(ofItemsWith: ["xdg:schema": $0]) }.compactMap(Item.init)
+        guard !items.isEmpty else { return nil }
+        return items.contains(where: waitsForAccessConfirmation)
     }
 
     static func failure(_ action: String, _ reason: String) -> HelperError {

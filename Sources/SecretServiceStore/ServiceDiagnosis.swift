@@ -50,7 +50,7 @@ public enum ServiceDiagnosis {
             let program = pid == 0 ? "" : " (" + processName(pid) + ", pid \(pid))"
             return [connected,
                     HealthCheck(.ok, "Secret Service", "\(serviceName) is owned by \(name)\(program)"),
-                    absent(lockState())]
+                    absent(lockState())] + access()
         }
     }
 
@@ -62,6 +62,20 @@ public enum ServiceDiagnosis {
         return writable ? HealthCheck(.ok, "keyring", reason)
             : HealthCheck(.warn, "keyring", reason + ": git cannot store or read there until it is unlocked",
                           fix: "unlock it (log in at the desktop, or seahorse)")
+    }
+
+    /// KeePassXC's per-application access confirmation (its default): the round trip passes
+    /// (a client may read the item it made), while every get of an item stored earlier waits
+    /// for someone at KeePassXC's screen. Told from the items git stored before, without a
+    /// dialog; with none stored yet it cannot be told (the man page says so). Nothing to
+    /// say otherwise: the keyring's line says it is unlocked.
+    static func access() -> [HealthCheck] {
+        guard let store = try? SecretServiceStore.connect(),
+              (try? store.storedItemsWaitForAccessConfirmation()) == true else { return [] }
+        let error = SecretServiceStore.accessNotConfirmed(dismissed: true)
+        return [HealthCheck(.warn, "access", "the Secret Service asks at its screen before git reads the items it stored "
+                                + "(an access confirmation, as KeePassXC asks by default): a get with no one there finds nothing",
+                            fix: error.fix)]
     }
 
     static func processName(_ pid: UInt32) -> String {

@@ -14,14 +14,34 @@ import Testing
     static let source = "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"
 
     /// git's contrib helper, compiled as its Makefile does (libsecret through pkg-config).
-    func gitsHelper() throws -> String {
-        let output = keyring.sandbox.root + "/git-credential-libsecret"
-        let flags = try keyring.sandbox.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libsecret-1"])
+    func gitsHelper(in sandbox: Sandbox? = nil) throws -> String {
+        let sandbox = sandbox ?? keyring.sandbox
+        let output = sandbox.root + "/git-credential-libsecret"
+        let flags = try sandbox.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libsecret-1"])
         expectSuccess(flags)
-        let compiled = try keyring.sandbox.run("/usr/bin/gcc", ["-o", output, Self.source] + flags.stdoutText.split(whereSeparator: \.isWhitespace).map(String.init),
+        let compiled = try sandbox.run("/usr/bin/gcc", ["-o", output, Self.source] + flags.stdoutText.split(whereSeparator: \.isWhitespace).map(String.init),
                                                   timeout: 120)
         expectSuccess(compiled)
         return output
+    }
+
+    /// Switching from git 2.39's helper keeps its items, on either provider: they are of
+    /// the older schema, on which KeePassXC shows fields of its own (Title, UserName, ...)
+    /// beside git's attributes, which made them look like another program's.
+    @Test(arguments: SecretServiceProvider.allCases)
+    func whatGitTwoThirtyNinesHelperStoredIsFound(provider: SecretServiceProvider) throws {
+        let keyring = try SharedKeyring(provider)
+        let helper = try gitsHelper(in: keyring.sandbox)
+        let host = keyring.names("example.com")
+        let stored = try keyring.sandbox.run(helper, ["store"], input: wire("protocol=https", "host=\(host)", "username=alice", "password=stored-by-git"),
+                                             environment: keyring.bus.environment)
+        #expect(stored.exitCode == 0 && stored.stderr.isEmpty, "\(stored)")
+        #expect(try keyring.secretTool.item(["server": host])?.schema == "org.gnome.keyring.NetworkPassword")
+        let found = try keyring.helper.get(wire("protocol=https", "host=\(host)"))
+        #expect(found.exitCode == 0 && found.stdoutLines == ["username=alice", "password=stored-by-git"], "\(found)")
+        #expect(try keyring.helper.list().stdoutText.contains(host), "list does not show git's item")
+        expectSuccess(try keyring.helper.erase(wire("protocol=https", "host=\(host)", "username=alice")))
+        #expect(try keyring.count(["server": host]) == 0, "erase left git's item")
     }
 
     @Test func gitTwoThirtyNinesHelperDoesNotSeeOurItems() throws {

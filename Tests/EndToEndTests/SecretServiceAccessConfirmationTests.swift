@@ -67,6 +67,39 @@ import Testing
         try expectAliceUnchanged()
     }
 
+    /// doctor's round trip reads only the item it just made, which KeePassXC lets a client
+    /// do: it said all was ok while every get of alice's item (stored by another process)
+    /// failed. It tells from alice's item's Locked property, for this client, with no
+    /// dialog: nothing is asked to be unlocked (the call that shows KeePassXC's question),
+    /// nothing dismissed (the round trip's create and delete prompts of its own item complete
+    /// without a question), and the warning carries the get's Fix.
+    @Test(arguments: ["secretservice", "keyring"])
+    func doctorWarnsOfTheConfirmationWithoutAskingAtTheScreen(helperName: String) throws {
+        let monitor = try SecretRequests(sandbox: sandbox, bus: keepassxc.bus, methods: ["Unlock", "Dismiss"])
+        let doctor = helperName == "keyring"
+            ? try KeyringHelper(sandbox: sandbox, environment: keepassxc.bus.environment)("doctor")
+            : try helper("doctor")
+        let calls = monitor.stopAndRead()
+        #expect(!calls.contains("member=Unlock") && !calls.contains("member=Dismiss"), "doctor asked at the screen: \(calls)")
+        #expect(doctor.stdoutText.contains("ok    round trip"), "\(doctor)")
+        let warning = doctor.stdoutLines.filter { $0.hasPrefix("warn  access: ") }
+        #expect(warning.count == 1, "\(doctor)")
+        for words in ["an access confirmation", "a get with no one there finds nothing", "Fix: ",
+                      "Tools > Settings > Secret Service Integration", "Confirm when passwords are retrieved by clients"] {
+            #expect(warning.first?.contains(words) == true, "\(words.debugDescription) missing: \(doctor)")
+        }
+        try expectAliceUnchanged()
+    }
+
+    /// Where git is allowed (the setting unticked), doctor has nothing to say of it.
+    @Test func doctorSaysNothingOfAccessWhereGitIsAllowed() throws {
+        let shared = try SharedKeyring(.keepassxc)
+        let host = shared.names("example.com")
+        try shared.helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret"))
+        let doctor = try shared.helper("doctor")
+        #expect(doctor.stdoutText.contains("ok    round trip") && !doctor.stdoutText.contains("access:"), "\(doctor)")
+    }
+
     /// git-credential-keyring's Secret Service side says the same.
     @Test func theKeyringHelperSaysTheSame() throws {
         let keyringHelper = KeyringHelper(sandbox: sandbox, environment: keepassxc.bus.environment)

@@ -5,15 +5,74 @@ import Testing
 /// any libsecret client) wrote is found, erased and replaced by git-credential-secretservice,
 /// and what git-credential-secretservice writes is what libsecret clients expect. Items are
 /// written and read with secret-tool, in the layout of newer git (schema org.git.Password)
-/// and of older git (org.gnome.keyring.NetworkPassword, the same attribute names).
+/// and of older git (org.gnome.keyring.NetworkPassword, the same attribute names), on each
+/// provider (SecretServiceProvider): KeePassXC adds attributes of its own to every item.
 @Suite struct SecretServiceCompatibilityTests {
+    static let schemas = CompatibilityCase.schemas
+    static let providers = SecretServiceProvider.allCases
+
+    @Test(arguments: providers, schemas)
+    func theirItemsAreFound(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).theirItemsAreFound(schema: schema)
+    }
+
+    @Test(arguments: providers, schemas)
+    func theirPortAndPathAttributesAreMatchedExactly(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).theirPortAndPathAttributesAreMatchedExactly(schema: schema)
+    }
+
+    @Test(arguments: providers, schemas)
+    func theExpiryAndRefreshTokenInTheirSecretTextAreRead(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).theExpiryAndRefreshTokenInTheirSecretTextAreRead(schema: schema)
+    }
+
+    @Test(arguments: providers, schemas)
+    func theirExpiredItemsAreWithheld(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).theirExpiredItemsAreWithheld(schema: schema)
+    }
+
+    @Test(arguments: providers, schemas)
+    func eraseRemovesTheirItems(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).eraseRemovesTheirItems(schema: schema)
+    }
+
+    @Test(arguments: providers, schemas)
+    func storeReplacesTheirItemForTheSameUser(provider: SecretServiceProvider, schema: String) throws {
+        try CompatibilityCase(provider).storeReplacesTheirItemForTheSameUser(schema: schema)
+    }
+
+    @Test(arguments: providers)
+    func ourItemHasTheirLayout(provider: SecretServiceProvider) throws {
+        try CompatibilityCase(provider).ourItemHasTheirLayout()
+    }
+
+    @Test(arguments: providers)
+    func ourItemWithPortPathExpiryAndTokenHasTheirLayout(provider: SecretServiceProvider) throws {
+        try CompatibilityCase(provider).ourItemWithPortPathExpiryAndTokenHasTheirLayout()
+    }
+
+    @Test(arguments: providers)
+    func aPreEncodedCredentialIsKeptInTheSecretText(provider: SecretServiceProvider) throws {
+        try CompatibilityCase(provider).aPreEncodedCredentialIsKeptInTheSecretText()
+    }
+
+    @Test(arguments: providers)
+    func ourItemsAreFoundByTheirAttributes(provider: SecretServiceProvider) throws {
+        try CompatibilityCase(provider).ourItemsAreFoundByTheirAttributes()
+    }
+}
+
+/// One test of SecretServiceCompatibilityTests on one provider's shared bus.
+struct CompatibilityCase {
+    let provider: SecretServiceProvider
     let keyring: SharedKeyring
     let helper: SecretServiceHelper
     let secretTool: SecretTool
     let host: String
 
-    init() throws {
-        keyring = try SharedKeyring()
+    init(_ provider: SecretServiceProvider) throws {
+        self.provider = provider
+        keyring = try SharedKeyring(provider)
         helper = keyring.helper
         secretTool = keyring.secretTool
         host = keyring.names("example.com")
@@ -34,7 +93,6 @@ import Testing
 
     // MARK: Their items, our helper
 
-    @Test(arguments: schemas)
     func theirItemsAreFound(schema: String) throws {
         try storeTheirs(schema: schema, secret: "their-secret")
         let result = try helper.get(wire("protocol=https", "host=\(host)"))
@@ -44,7 +102,6 @@ import Testing
         expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)", "username=bob")))
     }
 
-    @Test(arguments: schemas)
     func theirPortAndPathAttributesAreMatchedExactly(schema: String) throws {
         try storeTheirs(schema: schema, user: "ci", port: "8443", path: "team/repo.git", secret: "repo-secret")
         #expect(try helper.get(wire("protocol=https", "host=\(host):8443", "path=team/repo.git")).stdoutLines
@@ -58,20 +115,17 @@ import Testing
     }
 
     /// Newer git-credential-libsecret keeps the expiry and refresh token in the secret text.
-    @Test(arguments: schemas)
     func theExpiryAndRefreshTokenInTheirSecretTextAreRead(schema: String) throws {
         try storeTheirs(schema: schema, secret: "their-secret\npassword_expiry_utc=4102444800\noauth_refresh_token=their-token")
         #expect(try helper.get(wire("protocol=https", "host=\(host)")).stdoutLines
                 == ["username=alice", "password=their-secret", "password_expiry_utc=4102444800", "oauth_refresh_token=their-token"])
     }
 
-    @Test(arguments: schemas)
     func theirExpiredItemsAreWithheld(schema: String) throws {
         try storeTheirs(schema: schema, secret: "their-secret\npassword_expiry_utc=1000")
         expectSilentMiss(try helper.get(wire("protocol=https", "host=\(host)")))
     }
 
-    @Test(arguments: schemas)
     func eraseRemovesTheirItems(schema: String) throws {
         try storeTheirs(schema: schema, user: "alice", secret: "alice-secret")
         try storeTheirs(schema: schema, user: "bob", secret: "bob-secret")
@@ -85,7 +139,6 @@ import Testing
 
     /// A user switching from git-credential-libsecret: storing a new password replaces
     /// their item for that user, so no stale copy is left to be found later.
-    @Test(arguments: schemas)
     func storeReplacesTheirItemForTheSameUser(schema: String) throws {
         try storeTheirs(schema: schema, user: "alice", secret: "old-secret")
         try storeTheirs(schema: schema, user: "bob", secret: "bob-secret")
@@ -100,11 +153,15 @@ import Testing
 
     // MARK: Our items, their view
 
-    /// The item's attributes without the one of ours (when it was stored, in nanoseconds
+    /// The item's attributes without the provider's own and the one of ours (when it was stored, in nanoseconds
     /// since 1970: it orders items stored in the same second), which must be there and be
     /// a time of this test's. Other clients search by subsets of git's: they never mind it.
     func theirAttributes(_ item: KeyringItem?, sourceLocation: SourceLocation = #_sourceLocation) -> [String: String]? {
         guard var attributes = item?.attributes else { return nil }
+        // What the provider adds to every item: KeePassXC's entry fields, the Title the label.
+        let added = provider.ownAttributes.compactMap { name in attributes.removeValue(forKey: name).map { (name, $0) } }
+        #expect(added.map(\.0).sorted() == provider.ownAttributes.sorted(), "\(String(describing: item))", sourceLocation: sourceLocation)
+        #expect(Dictionary(uniqueKeysWithValues: added)["Title"] == (provider == .keepassxc ? item?.label : nil), sourceLocation: sourceLocation)
         let stored = attributes.removeValue(forKey: "stored_ns").flatMap { UInt64($0) }.map { Double($0) / 1e9 }
         let now = Date().timeIntervalSince1970
         #expect(stored.map { $0 > now - 600 && $0 <= now } == true, "stored_ns: \(String(describing: item))",
@@ -112,7 +169,7 @@ import Testing
         return attributes
     }
 
-    @Test func ourItemHasTheirLayout() throws {
+    func ourItemHasTheirLayout() throws {
         try helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret"))
         let item = try secretTool.item(["protocol": "https", "server": host, "user": "alice"])
         #expect(item?.schema == Self.ourSchema)
@@ -121,7 +178,7 @@ import Testing
         #expect(try secretTool.lookup(["protocol": "https", "server": host, "user": "alice"]) == "alice-secret")
     }
 
-    @Test func ourItemWithPortPathExpiryAndTokenHasTheirLayout() throws {
+    func ourItemWithPortPathExpiryAndTokenHasTheirLayout() throws {
         try helper.storeAll(wire("protocol=https", "host=\(host):8443", "path=team/repo.git", "username=ci", "password=ci-secret",
                                  "password_expiry_utc=4102444800", "oauth_refresh_token=ci-token"))
         let attributes = ["protocol": "https", "server": host, "port": "8443", "object": "team/repo.git", "user": "ci"]
@@ -134,7 +191,7 @@ import Testing
     }
 
     /// authtype and credential are secrets: in the secret text, never in attributes.
-    @Test func aPreEncodedCredentialIsKeptInTheSecretText() throws {
+    func aPreEncodedCredentialIsKeptInTheSecretText() throws {
         try helper.storeAll(wire("capability[]=authtype", "protocol=https", "host=\(host)", "username=alice",
                                  "password=alice-secret", "authtype=Bearer", "credential=token-123"))
         let attributes = ["protocol": "https", "server": host, "user": "alice"]
@@ -145,7 +202,7 @@ import Testing
         #expect(Set(lines.dropFirst()) == ["authtype=Bearer", "credential=token-123"], "\(secret.debugDescription)")
     }
 
-    @Test func ourItemsAreFoundByTheirAttributes() throws {
+    func ourItemsAreFoundByTheirAttributes() throws {
         try helper.storeAll(wire("protocol=https", "host=\(host)", "username=alice", "password=alice-secret"),
                             wire("protocol=https", "host=\(host):8443", "username=alice", "password=port-secret"))
         #expect(try keyring.count(["server": host]) == 2)

@@ -7,11 +7,75 @@ import Testing
 /// (org.gnome.keyring.NetworkPassword) or its attribute names, on the host git uses. No
 /// command of git-credential-secretservice or git-credential-keyring lists, answers from,
 /// exports, imports, replaces or deletes them, nor even fetches their secrets. On a keyring
-/// of the test's own: erase-all must not touch other tests' items.
-@Suite struct SecretServiceOtherApplicationsTests: InKeyringWorld {
-    let world: KeyringWorld
-    var helper: SecretServiceHelper { secretService }
-    init(world: KeyringWorld) { self.world = world }
+/// of the test's own (erase-all must not touch other tests' items), of each provider:
+/// KeePassXC shows fields of its own on every item (Title, UserName, ...).
+@Suite struct SecretServiceOtherApplicationsTests {
+    static let providers = SecretServiceProvider.allCases
+
+    @Test(arguments: providers)
+    func listShowsOnlyGitsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).listShowsOnlyGitsItems()
+    }
+
+    @Test(arguments: providers)
+    func getNeverAnswersFromAnotherProgramsItem(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).getNeverAnswersFromAnotherProgramsItem()
+    }
+
+    @Test(arguments: providers)
+    func storeReplacesNoOtherProgramsItem(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).storeReplacesNoOtherProgramsItem()
+    }
+
+    @Test(arguments: providers)
+    func eraseRemovesNoOtherProgramsItem(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).eraseRemovesNoOtherProgramsItem()
+    }
+
+    @Test(arguments: providers)
+    func eraseAllRemovesOnlyGitsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).eraseAllRemovesOnlyGitsItems()
+    }
+
+    @Test(arguments: providers)
+    func plaintextExportHoldsOnlyGitsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).plaintextExportHoldsOnlyGitsItems()
+    }
+
+    @Test(arguments: providers)
+    func importFromTheKeyringTakesOnlyGitsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).importFromTheKeyringTakesOnlyGitsItems()
+    }
+
+    @Test(arguments: providers)
+    func theKeyringHelperTouchesOnlyGitsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).theKeyringHelperTouchesOnlyGitsItems()
+    }
+
+    @Test(arguments: providers)
+    func doctorsRoundTripLeavesOtherProgramsItems(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).doctorsRoundTripLeavesOtherProgramsItems()
+    }
+
+    @Test(arguments: providers)
+    func otherProgramsSecretsAreNeverFetched(provider: SecretServiceProvider) throws {
+        try OtherApplicationsCase(provider).otherProgramsSecretsAreNeverFetched()
+    }
+
+    /// gnome-keyring's only: the test locks its login collection.
+    @Test func onlyGitsItemsAreAskedToBeUnlocked() throws {
+        try OtherApplicationsCase(.gnomeKeyring).onlyGitsItemsAreAskedToBeUnlocked()
+    }
+}
+
+/// One test of SecretServiceOtherApplicationsTests on a provider's keyring of its own.
+struct OtherApplicationsCase {
+    let world: ProviderWorld
+    var helper: SecretServiceHelper { world.secretService }
+    var keyringHelper: KeyringHelper { world.keyringHelper }
+    var secretTool: SecretTool { world.secretTool }
+    var clients: OtherKeyringClients { world.clients }
+    var sandbox: Sandbox { world.sandbox }
 
     static let host = "files.example"
     static let network = "org.gnome.keyring.NetworkPassword"
@@ -44,9 +108,9 @@ import Testing
     /// git's items: one of git 2.39's helper in the older schema, and one of ours.
     static let gits = wire("protocol=https", "host=git.example", "username=alice", "password=git-secret")
 
-    /// Every neighbour's item and git's, written (in place of InKeyringWorld's init).
-    init() throws {
-        self.init(world: try KeyringWorld())
+    /// Every neighbour's item and git's, written.
+    init(_ provider: SecretServiceProvider) throws {
+        world = try ProviderWorld(provider)
         let host = Self.host
         try clients.gvfs(user: "alice", server: host, protocol: "davs", object: "remote.php/webdav", secret: "gvfs-davs-secret")
         try clients.gvfs(user: "alice", server: host, domain: "WORKGROUP", protocol: "smb", object: "share", secret: "gvfs-smb-secret")
@@ -88,14 +152,14 @@ import Testing
         result.stdoutLines.dropFirst().map { Array($0.split(separator: " ", omittingEmptySubsequences: true).prefix(4).map(String.init)) }
     }
 
-    @Test func listShowsOnlyGitsItems() throws {
+    func listShowsOnlyGitsItems() throws {
         let listed = try helper.list()
         expectSuccess(listed)
         #expect(rows(listed) == Self.listedGits, "\(listed)")
         expectNoNeighbour(in: listed.stdoutText, "list")
     }
 
-    @Test func getNeverAnswersFromAnotherProgramsItem() throws {
+    func getNeverAnswersFromAnotherProgramsItem() throws {
         expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host)")))
         expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host)", "username=alice")))
         expectSilentMiss(try helper.get(wire("protocol=ftp", "host=\(Self.host)")))
@@ -105,7 +169,7 @@ import Testing
         #expect(try helper.password(for: wire("protocol=https", "host=git.example")) == "git-secret")
     }
 
-    @Test func storeReplacesNoOtherProgramsItem() throws {
+    func storeReplacesNoOtherProgramsItem() throws {
         try helper.storeAll(wire("protocol=https", "host=\(Self.host)", "username=alice", "password=new-git-secret"),
                             wire("protocol=ftp", "host=\(Self.host)", "username=alice", "password=new-ftp-secret"))
         try expectNeighboursUntouched()
@@ -113,7 +177,7 @@ import Testing
         #expect(try helper.password(for: wire("protocol=ftp", "host=\(Self.host)")) == "new-ftp-secret")
     }
 
-    @Test func eraseRemovesNoOtherProgramsItem() throws {
+    func eraseRemovesNoOtherProgramsItem() throws {
         for request in [wire("host=\(Self.host)"), wire("protocol=https", "host=\(Self.host)", "username=alice"),
                         wire("protocol=https", "host=\(Self.host)", "password=browser-https-secret"),
                         wire("username=alice")] {
@@ -123,14 +187,14 @@ import Testing
         #expect(try helper.list().stdout.isEmpty, "username=alice erases git's items")
     }
 
-    @Test func eraseAllRemovesOnlyGitsItems() throws {
+    func eraseAllRemovesOnlyGitsItems() throws {
         let erased = try helper("erase-all", "--yes")
         #expect(erased.exitCode == 0 && erased.stderrText == "erased 2 credentials\n", "\(erased)")
         try expectNeighboursUntouched()
         #expect(try helper.list().stdout.isEmpty)
     }
 
-    @Test func plaintextExportHoldsOnlyGitsItems() throws {
+    func plaintextExportHoldsOnlyGitsItems() throws {
         for format in ["store", "protocol"] {
             let exported = try helper("export", "--plaintext", "--format", format)
             #expect(exported.exitCode == 0 && exported.stderrText == "exported 2 credentials in plaintext to standard output\n",
@@ -140,8 +204,8 @@ import Testing
         }
     }
 
-    @Test func importFromTheKeyringTakesOnlyGitsItems() throws {
-        let sqlite = sandbox.sqlite().with(environment: session.bus.environment)
+    func importFromTheKeyringTakesOnlyGitsItems() throws {
+        let sqlite = sandbox.sqlite().with(environment: world.bus.environment)
         let imported = try sqlite.run(["import", "--from", "secretservice"])
         #expect(imported.exitCode == 0 && imported.stderrText == "read 2 credentials from secretservice: 2 new, 0 replaced, 0 unchanged\n", "\(imported)")
         let listed = try sqlite.list()
@@ -150,7 +214,7 @@ import Testing
         try expectNeighboursUntouched()
     }
 
-    @Test func theKeyringHelperTouchesOnlyGitsItems() throws {
+    func theKeyringHelperTouchesOnlyGitsItems() throws {
         let listed = try keyringHelper.list()
         #expect(rows(listed) == Self.listedGits, "\(listed)")
         expectNoNeighbour(in: listed.stdoutText, "git-credential-keyring list")
@@ -165,7 +229,7 @@ import Testing
         try expectNeighboursUntouched()
     }
 
-    @Test func doctorsRoundTripLeavesOtherProgramsItems() throws {
+    func doctorsRoundTripLeavesOtherProgramsItems() throws {
         let doctor = try helper("doctor")
         #expect(doctor.stdoutText.contains("ok    round trip"), "\(doctor)")
         try expectNeighboursUntouched()
@@ -174,8 +238,8 @@ import Testing
 
     /// The service finds other programs' items by their attributes, but their secrets
     /// never come over the bus to a helper: only git's items are read.
-    @Test func otherProgramsSecretsAreNeverFetched() throws {
-        let monitor = try SecretRequests(sandbox: sandbox, bus: session.bus)
+    func otherProgramsSecretsAreNeverFetched() throws {
+        let monitor = try SecretRequests(sandbox: sandbox, bus: world.bus)
         expectSilentMiss(try helper.get(wire("protocol=https", "host=\(Self.host)", "username=alice")))
         expectSuccess(try helper.list())
         #expect(try helper("export", "--plaintext").exitCode == 0)
@@ -190,10 +254,10 @@ import Testing
 
     /// With the keyring locked, a helper asks to unlock git's items only: no prompt about
     /// another program's items on git's behalf.
-    @Test func onlyGitsItemsAreAskedToBeUnlocked() throws {
+    func onlyGitsItemsAreAskedToBeUnlocked() throws {
         try helper.storeAll(wire("protocol=https", "host=\(Self.host)", "username=alice", "password=git-secret"))
-        try session.lockLoginCollection()
-        let monitor = try SecretRequests(sandbox: sandbox, bus: session.bus, methods: ["Unlock"])
+        try #require(world.keyring, "locking is gnome-keyring's").session.lockLoginCollection()
+        let monitor = try SecretRequests(sandbox: sandbox, bus: world.bus, methods: ["Unlock"])
         let result = try helper.get(wire("protocol=https", "host=\(Self.host)"))
         #expect(result.exitCode == 0 && result.stdout.isEmpty, "\(result)")
         let requested = try monitor.stop()

@@ -13,6 +13,15 @@ enum SecretServiceProvider: String, CaseIterable, Sendable, CustomTestStringConv
 
     var testDescription: String { rawValue }
 
+    /// The attributes the provider shows on every item, whoever made it (KeePassXC's
+    /// entry fields: Title is the label); no client writes them.
+    var ownAttributes: [String] {
+        switch self {
+        case .gnomeKeyring: return []
+        case .keepassxc: return ["Title", "UserName", "URL", "Notes", "Uuid", "Path"]
+        }
+    }
+
     /// The bus that the tests of a run share for this provider: scripts/with-test-keyring's
     /// gnome-keyring, or one KeePassXC started on first use for this test process.
     func sharedBus() throws -> SessionBus {

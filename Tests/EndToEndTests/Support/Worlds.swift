@@ -69,6 +69,32 @@ extension InKeyringWorld {
     var clients: OtherKeyringClients { world.clients }
 }
 
+/// A Secret Service of one test's own on the provider: a gnome-keyring on a private bus
+/// (`KeyringWorld`, whose login collection a test can lock), or a KeePassXC of its own.
+struct ProviderWorld {
+    let sandbox: Sandbox
+    let bus: SessionBus
+    /// gnome-keyring's world; nil on KeePassXC.
+    let keyring: KeyringWorld?
+    private let keepassxc: KeePassXC?
+
+    init(_ provider: SecretServiceProvider) throws {
+        switch provider {
+        case .gnomeKeyring:
+            let world = try KeyringWorld()
+            (sandbox, bus, keyring, keepassxc) = (world.sandbox, world.session.bus, world, nil)
+        case .keepassxc:
+            let keepassxc = try KeePassXC(confirmAccess: false)
+            (sandbox, bus, keyring, self.keepassxc) = (try Sandbox(), keepassxc.bus, nil, keepassxc)
+        }
+    }
+
+    var secretService: SecretServiceHelper { SecretServiceHelper(sandbox: sandbox, bus: bus) }
+    var keyringHelper: KeyringHelper { KeyringHelper(sandbox: sandbox, environment: bus.environment) }
+    var secretTool: SecretTool { SecretTool(sandbox: sandbox, bus: bus) }
+    var clients: OtherKeyringClients { OtherKeyringClients(sandbox: sandbox, bus: bus) }
+}
+
 /// credential-curl's world: a client machine whose git asks git-credential-sqlite, and
 /// the local server that demands alice's (awkward) password.
 struct CurlWorld {
