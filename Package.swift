@@ -80,7 +80,7 @@ let package = Package(
         // git-credential-sqlite, git-credential-pass, basic-auth-header and credential-curl: no library of the desktop, a static PIE.
         .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands", "CurlCommand"], linkerSettings: staticPIE),
         // git-credential-secretservice and git-credential-keyring: libsecret, linked dynamically.
-        .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands"]),
+        .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands", "SQLiteCommands"]),
         .testTarget(
             name: "CredentialCoreTests",
             dependencies: ["CredentialCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -35,10 +35,25 @@ public struct PassphraseSource: Sendable {
         throw HelperError(wrong.kind, wrong.message + " (\(tries) tries)", fix: wrong.fix)
     }
 
-    /// The passphrase, or `nil` when there is no descriptor and no one to ask.
+    /// The passphrase, or `nil` when there is no descriptor and no one to ask. One line:
+    /// a terminal ends the answer at the first line break, so a passphrase holding one
+    /// (`printf 'p\np\n' | ... --passphrase-fd 0`, meant as "asked twice") could never
+    /// be typed again and would lose the store; refused here, before anything is made.
     public func read(prompt: String) throws -> [UInt8]? {
-        if let fd { return try SecretPrompt.read(fd: fd) }
-        return try SecretPrompt.ask(prompt)
+        let phrase: [UInt8]?
+        if let fd { phrase = try SecretPrompt.read(fd: fd) } else { phrase = try SecretPrompt.ask(prompt) }
+        if let phrase, phrase.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw moreThanOneLine }
+        return phrase
+    }
+
+    /// A passphrase from a descriptor or askpass that holds a line break.
+    var moreThanOneLine: HelperError {
+        if let fd {
+            return HelperError(.usage, "the passphrase on file descriptor \(fd) (\(option)) holds more than one line, which no terminal or askpass could type again",
+                               fix: "give the passphrase once, on one line (only a person at a terminal is asked to repeat it)")
+        }
+        return HelperError(.usage, "the askpass program's answer holds more than one line, which no terminal could type again",
+                           fix: "make GIT_ASKPASS / SSH_ASKPASS print the passphrase on one line")
     }
 
     /// A new passphrase: asked twice when a person types it, refused when empty.

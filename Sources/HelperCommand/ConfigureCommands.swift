@@ -79,14 +79,23 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             try config.replace(values, with: others + ["", line])
             let earlier = others.filter { !$0.isEmpty }
             let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
+            // The lines the reset stops, and those replaced by one with another store.
+            var notes: [(value: String, text: String)] = []
+            for value in earlier + replaced.filter({ $0 != line }) {
+                if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { notes.append((value, note)) }
+            }
+            // A replaced line of another helper: what its store holds, which git no longer
+            // reads, and the command that moves it (unless a note above gives one).
+            // import without options follows git's line, now this one: the line's own options suffice.
+            let shown = replaced.filter { $0 != line }.map { value in
+                Trace.quoted(value) + (OtherStores.replaced(value, by: name, ownArguments: arguments.map(ShellWord.quoted),
+                                                            moving: !notes.contains { $0.value == value }).map { " (\($0))" } ?? "")
+            }
             // The same line elsewhere in the list (other helpers after it) is moved, not replaced.
             SystemIO.writeAll(2, replaced.allSatisfy { $0 == line }
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
-                : "replaced \(replaced.filter { $0 != line }.map(Trace.quoted).joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)\n")
-            // The lines the reset stops, and those replaced by one with another store.
-            for value in earlier + replaced.filter({ $0 != line }) {
-                if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
-            }
+                : Trace.printable("replaced \(shown.joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)") + "\n")
+            for note in notes { SystemIO.writeAll(2, note.text + "\n") }
         }
         if let warning = options.settings.configureWarning() { SystemIO.writeAll(2, Trace.printable("warning: " + warning) + "\n") }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {

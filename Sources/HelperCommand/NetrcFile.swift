@@ -12,7 +12,11 @@ import Glibc
 /// empty password); `default` before a machine wins for it; an unclosed quote fails the
 /// whole file. So each entry is read twice: as written (`Entry`), and as curl reads the
 /// file for that host (`CurlReading`); it is imported only when both give the same login
-/// and password and nothing in it (an account, a control character) would be lost.
+/// and password and nothing in it (a control character) would be lost; an `account`,
+/// which curl reads past and never sends, is left out and said. A host is stored in lower
+/// case: curl matches machine names regardless of case (DNS names are), while git, and
+/// so the helpers, compare hosts exactly, and a remote URL's host is written in lower
+/// case (git's own url normalization lowers it too).
 /// Everything else gets a note, and the file counts as not fully imported (so
 /// --remove-source keeps it). Entries become https credentials. Here, below import,
 /// because doctor reads ~/.netrc the same way (NetrcFile.reading) to give a Fix that works.
@@ -34,6 +38,8 @@ public enum NetrcFile {
     public struct Reading: Sendable {
         public var credentials: [(line: Int, credential: Credential)] = []
         public var notes: [(line: Int, text: String)] = []
+        /// What an imported entry held that was left out (an account), by line.
+        public var leftOut: [(line: Int, text: String)] = []
     }
 
     /// The command that moves a netrc file where curl (and so git) does not read it, kept
@@ -59,14 +65,15 @@ public enum NetrcFile {
             if let problem = entry.problem(curl: &curl) {
                 notes.append((entry.line, (entry.host.map { "machine " + Trace.quoted($0) + ": " } ?? "") + problem))
             } else if let host = entry.host, let login = entry.login, let password = entry.password {
-                reading.credentials.append((entry.line, Credential(protocol: "https", host: Value(host), username: Value(login), password: Value(password))))
+                reading.credentials.append((entry.line, Credential(protocol: "https", host: Value(lowercased(host)), username: Value(login), password: Value(password))))
+                for text in entry.ignored { reading.leftOut.append((entry.line, "machine " + Trace.quoted(host) + ": " + text)) }
             }
         }
         reading.notes = notes.enumerated().sorted(by: { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }).map(\.element)
         return reading
     }
 
-    static func lowercased(_ bytes: [UInt8]) -> [UInt8] { bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
+    public static func lowercased(_ bytes: [UInt8]) -> [UInt8] { bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 } }
     static func isKeyword(_ bytes: [UInt8]) -> Bool { keywords.contains(lowercased(bytes)) }
     static func `is`(_ bytes: [UInt8], _ keyword: String) -> Bool { lowercased(bytes) == Array(keyword.utf8) }
 }
@@ -269,6 +276,8 @@ struct Entry {
     var login: [UInt8]?
     var password: [UInt8]?
     var problems: [String] = []
+    /// What is left out of an entry that is imported all the same.
+    var ignored: [String] = []
 
     /// The entries, and notes for what stands outside any entry (macros, words before the
     /// first machine, where curl stops on a broken quote).
@@ -340,7 +349,9 @@ struct Entry {
             case Array("machine".utf8): current!.host = value
             case Array("login".utf8) where current!.login == nil: current!.login = value
             case Array("password".utf8) where current!.password == nil: current!.password = value
-            case Array("account".utf8): current!.problems.append("an account, which git credentials cannot hold")
+            case Array("account".utf8):
+                // curl 7.88 steps over `account` and its value and sends login and password.
+                current!.ignored.append("its account was left out (curl never sends one either; git credentials hold none)")
             default: current!.problems.append("\(String(decoding: word, as: UTF8.self)) given twice")
             }
         }

@@ -29,12 +29,17 @@ public protocol StoreSettings {
     /// Why git could not use this helper here at all, said by configure once it has
     /// written the line (one line, with its Fix); nil when nothing stands in the way.
     func configureWarning() -> String?
+    /// How many credentials the store holds, told without asking for anything (no
+    /// passphrase, no gpg, no keyring prompt) and without creating it; nil when it cannot
+    /// be told so. For configure's line about a helper it replaces (`OtherStores`).
+    func storedCount() -> Int?
 }
 
 extension StoreSettings {
     public var storeOptions: [StoreOption] { [] }
     public func storeInUse() throws -> [StoreOption] { [] }
     public func configureWarning() -> String? { nil }
+    public func storedCount() -> Int? { nil }
 }
 
 /// What `doctor` needs besides: management, not the protocol git calls.

@@ -13,4 +13,7 @@ extension PassSettings: StatusReporting {
         }
         return [store, "key: the gpg keys in \(recipients); gpg-agent asks for a passphrase when it needs one"]
     }
+
+    /// git's entries, counted by their names (no gpg run).
+    public func storedCount() -> Int? { (try? storeDirectory()).flatMap(PassCredentialStore.entryCount(in:)) }
 }

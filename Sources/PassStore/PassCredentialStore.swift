@@ -303,6 +303,15 @@ public final class PassCredentialStore: ManagedStore {
         return try CheckedDirectory.open(real, rootIsTrusted: true)
     }
 
+    /// How many entries git's part of the store at `directory` holds, counted by their
+    /// names (no gpg run, nothing decrypted); nil when it cannot be read.
+    public static func entryCount(in directory: String) -> Int? {
+        guard (try? checkDirectory(directory)) != nil else { return nil }
+        guard PrivateFiles.exists(directory + "/" + PassEntry.root) else { return 0 }
+        guard let tree = try? PassCredentialStore(pass: PassProgram(directory: directory)).tree() else { return nil }
+        return walk(tree, PassEntry.root).count
+    }
+
     /// The most an entry's file may hold: a credential's ciphertext is a few hundred bytes,
     /// and a line git allows (64 KiB) encrypted, a little more.
     static let largestFile = 1 << 20

@@ -8,4 +8,7 @@ extension SQLiteSettings: StatusReporting {
             return ["store: \(error.message)"]
         } catch { return ["store: \(error)"] }
     }
+
+    /// The records of the store, counted without its key (nothing asked or decrypted).
+    public func storedCount() -> Int? { (try? location).flatMap { $0.credentialCount() } }
 }

@@ -34,6 +34,15 @@ struct StoreDatabase {
         let ownChanges: Int64
     }
 
+    /// How many credentials the store at `path` holds: its records, counted without a key
+    /// (nothing is decrypted, nothing created); nil when it cannot be opened.
+    static func credentialCount(at path: String) -> Int? {
+        let opened: StoreDatabase?
+        do { opened = try open(path, create: false) } catch { return nil }
+        guard let opened, !opened.meta.isEmpty else { return 0 }
+        return (try? opened.connection.integer("SELECT count(*) FROM credential")).map(Int.init)
+    }
+
     /// Opens the database at `path`; `nil` when it does not exist and `create` is false,
     /// so that get on a missing store creates nothing.
     static func open(_ path: String, create: Bool) throws -> StoreDatabase? {
@@ -191,4 +200,9 @@ struct StoreDatabase {
         var info = statvfs()
         return statvfs(PrivateFiles.directory(of: path), &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
+}
+
+extension StoreLocation {
+    /// How many credentials the store holds, counted without its key (StoreDatabase.credentialCount).
+    public func credentialCount() -> Int? { StoreDatabase.credentialCount(at: database) }
 }

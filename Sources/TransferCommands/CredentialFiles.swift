@@ -32,6 +32,8 @@ struct ImportSource {
     var fromGCM = false
     /// A netrc file, which git's HTTP transport keeps reading before it asks a helper.
     var isNetrc = false
+    /// What imported entries held that was left out (a netrc account), one line each.
+    var leftOut: [String] = []
     /// What the summary calls the entries in `skippedLines`.
     var skippedKind = "incomplete"
 

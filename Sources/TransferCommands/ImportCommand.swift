@@ -111,6 +111,7 @@ public struct ImportCommand<Options: StoreOptions>: ParsableCommand {
             }
             SystemIO.writeAll(2, "read \(count) credential\(count == 1 ? "" : "s") from \(source.name)\(summary)\n")
             for note in source.orderedNotes { SystemIO.writeAll(2, "not imported from \(source.name): \(note.text)\n") }
+            for text in source.leftOut { SystemIO.writeAll(2, Trace.printable("imported from \(source.name) without a part: \(text)") + "\n") }
             if source.isNetrc, let covered = Self.netrcCoverage(source) { SystemIO.writeAll(2, Trace.printable(covered) + "\n") }
             if source.isNetrc && !removeSource, let home = SystemIO.environment("HOME"),
                Subprocess.realPath(home + "/.netrc").map({ $0 == Subprocess.realPath(source.name) }) == true {

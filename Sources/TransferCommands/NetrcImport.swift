@@ -10,6 +10,7 @@ extension NetrcFile {
         source.isNetrc = true
         for (line, credential) in reading.credentials { source.add(credential, at: line) }
         for (line, text) in reading.notes { source.skip(line, text) }
+        source.leftOut = reading.leftOut.map { "line \($0.line): \($0.text)" }
         return source
     }
 }

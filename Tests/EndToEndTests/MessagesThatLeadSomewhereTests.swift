@@ -40,6 +40,36 @@ import Testing
         #expect(try sandbox.sqlite().get(wire("protocol=https", "host=a.example")).attributes["password"] == "pa")
     }
 
+    /// `git-credential-sqlite configure`, then `git-credential-pass configure`: the
+    /// replaced line said nothing of what sqlite's store holds, which git no longer reads.
+    /// It says how many credentials (counted without the store's key: nothing asked) and
+    /// the command that moves them; run as printed, git fills them from pass.
+    @Test func replacingAHelperSaysWhatItsStoreHoldsAndHowToMoveIt() throws {
+        let pass = try PasswordStore(sandbox: sandbox)
+        // The default store where HOME alone finds it, so that configure writes no --db.
+        let plainHome = ["XDG_DATA_HOME": sandbox.home + "/.local/share", "XDG_CONFIG_HOME": sandbox.home + "/.config"]
+        let environment = onPath.merging(pass.environment) { $1 }.merging(plainHome) { $1 }
+        #expect(try sandbox.run(BuiltProducts.sqliteHelper, ["configure"], environment: environment).exitCode == 0)
+        for host in ["a.example", "b.example"] {
+            expectSuccess(try sandbox.git(["credential", "approve"], input: wire("protocol=https", "host=" + host, "username=alice", "password=pa"),
+                                          environment: environment))
+        }
+        let replaced = try sandbox.run(BuiltProducts.passHelper, ["configure"], environment: environment)
+        #expect(replaced.exitCode == 0, "\(replaced)")
+        let move = "git-credential-pass import --from sqlite"
+        #expect(replaced.stderrLines.first == "replaced \(BuiltProducts.sqliteHelper) (its store holds 2 credentials, which git no longer reads; "
+            + "to move them: \(move)) with \(BuiltProducts.passHelper) as credential.helper in the global git configuration", "\(replaced)")
+        let moved = try sandbox.run("/bin/sh", ["-c", move], environment: environment)
+        #expect(moved.exitCode == 0, "\(moved)")
+        let filled = try sandbox.git(["credential", "fill"], input: wire("protocol=https", "host=b.example"), environment: environment)
+        #expect(filled.exitCode == 0 && filled.attributes["password"] == "pa", "\(filled)")
+
+        // And back: pass's entries are counted by their names (no gpg run).
+        let back = try sandbox.run(BuiltProducts.sqliteHelper, ["configure"], environment: environment)
+        #expect(back.stderrLines.first?.hasPrefix("replaced \(BuiltProducts.passHelper) (its store holds 2 credentials, which git no longer reads; "
+            + "to move them: git-credential-sqlite import --from pass) with ") == true, "\(back)")
+    }
+
     /// After pass's configure (or a reset line written by hand after sqlite's line), git
     /// asks pass and not sqlite at all: sqlite's list said "git also asks git-credential-pass
     /// (configured too)", as if its own credentials were asked first. It says what git asks.

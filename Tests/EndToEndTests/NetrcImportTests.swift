@@ -52,7 +52,7 @@ import Testing
         #expect(result.exitCode == 1, "\(result)")
         #expect(contents(of: file) == Self.netrc, "the netrc file was changed or removed")
         #expect(result.stderrLines.last?.hasPrefix("git-credential-sqlite: kept \(file): ") == true, "\(result)")
-        for (line, reason) in [("line 1: machine gitlab.example", "no value"), ("line 3: machine ftp.example", "account"),
+        for (line, reason) in [("line 1: machine gitlab.example", "no value"), ("line 3: machine ftp.example", "control character"),
                                ("line 4:", "macro init"), ("line 12: machine trailing.example", "curl reads another"),
                                ("line 15: machine hash.example", "curl reads another")] {
             #expect(result.stderrLines.contains { $0.hasPrefix("not imported from \(file): \(line)") && $0.contains(reason) },
@@ -97,6 +97,25 @@ import Testing
         let result = try helper.run(["import", "--remove-source", file])
         #expect(result.exitCode == 0 && result.stderrLines.last == "removed \(file)", "\(result)")
         #expect(try stored("a.example") == "x:y" && stored("b.example") == "u v:w\\z")
+    }
+
+    /// `machine Upper.EX.com ... account acct1`: curl sends login and password for
+    /// upper.ex.com (it matches hosts regardless of case and never sends the account).
+    /// The entry was skipped for its account, and stored as typed, which git's get for
+    /// upper.ex.com (git compares hosts exactly) never found. Imported now, lowered, the
+    /// account said left out; git fills what curl sends.
+    @Test func aMachineInCapitalsWithAnAccountIsImportedAsCurlSendsIt() throws {
+        let text = "machine Upper.EX.com login alice password pa account acct1\n"
+        let kept = try sandbox.file("netrc-copy", text)
+        let file = try sandbox.file("netrc", text)
+        let result = try helper.run(["import", "--remove-source", file])
+        #expect(result.exitCode == 0 && result.stderrLines.last == "removed \(file)", "\(result)")
+        #expect(result.stderrLines.contains("imported from \(file) without a part: line 1: machine Upper.EX.com: its account was left out "
+            + "(curl never sends one either; git credentials hold none)"), "\(result)")
+        let git = GitCredential(sandbox: sandbox, helper: BuiltProducts.sqliteHelper)
+        #expect(try git.filledPassword("url=https://upper.ex.com/team/repo.git") == "pa")
+        let server = try BasicAuthServer(sandbox: sandbox, username: "nobody", password: "nothing")
+        #expect(try sentByCurl("upper.ex.com", netrc: kept, to: server) == "alice:pa")
     }
 
     /// A password written with a blank and no quotes: curl takes its first word; the entry

@@ -33,6 +33,7 @@ struct NetrcFileTests {
 
     // MARK: Entries
 
+    /// Keywords in any case; a machine name lowered (curl matches it regardless of case).
     @Test func entriesOnOneLineOrManyBecomeHTTPSCredentials() {
         let source = Self.read("""
             machine a.example login alice password pa
@@ -43,7 +44,7 @@ struct NetrcFileTests {
 
             """)
         #expect(source.credentials == [Self.https("a.example", "alice", "pa"), Self.https("b.example", "bob", "pb"),
-                                       Self.https("C.Example", "carol", "pc")])
+                                       Self.https("c.example", "carol", "pc")])
         #expect(source.lines == [1, 2, 5] && source.skippedLines.isEmpty && source.isNetrc)
     }
 
@@ -104,7 +105,6 @@ struct NetrcFileTests {
     // MARK: What cannot carry over exactly
 
     @Test(arguments: [
-        ("machine a.example login alice password pa account acct\n", "machine a.example: an account, which git credentials cannot hold"),
         ("machine a.example login alice login bob password pa\n", "machine a.example: login given twice"),
         ("machine a.example login alice password two words\n", "machine a.example: a word that is no netrc keyword curl uses"),
         ("machine a.example login alice\n", "machine a.example: no password"),
@@ -117,6 +117,16 @@ struct NetrcFileTests {
         let source = Self.read(text)
         #expect(source.credentials.isEmpty && source.skippedLines == [1])
         #expect(Self.notes(source).first?.hasPrefix("line 1: " + note) == true, "\(Self.notes(source))")
+    }
+
+    /// curl steps over `account` and sends login and password: the entry is imported,
+    /// and what was left out said (the entry was skipped). A machine name in capitals is
+    /// stored in lower case, as curl matches it and as git sends a remote URL's host.
+    @Test func anAccountIsLeftOutAndAHostLowered() {
+        let source = Self.read("machine Upper.EX.com login alice password pa account acct\n")
+        #expect(source.credentials == [Self.https("upper.ex.com", "alice", "pa")])
+        #expect(source.skippedLines.isEmpty && source.notes.isEmpty)
+        #expect(source.leftOut == ["line 1: machine Upper.EX.com: its account was left out (curl never sends one either; git credentials hold none)"])
     }
 
     // MARK: Bad input
