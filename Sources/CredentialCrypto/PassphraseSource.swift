@@ -35,18 +35,18 @@ public struct PassphraseSource: Sendable {
         throw HelperError(wrong.kind, wrong.message + " (\(tries) tries)", fix: wrong.fix)
     }
 
-    /// The passphrase, or `nil` when there is no descriptor and no one to ask. One line:
-    /// a terminal ends the answer at the first line break, so a passphrase holding one
-    /// (`printf 'p\np\n' | ... --passphrase-fd 0`, meant as "asked twice") could never
-    /// be typed again and would lose the store; refused here, before anything is made.
+    /// The passphrase, or `nil` when there is no descriptor and no one to ask.
     public func read(prompt: String) throws -> [UInt8]? {
-        let phrase: [UInt8]?
-        if let fd { phrase = try SecretPrompt.read(fd: fd) } else { phrase = try SecretPrompt.ask(prompt) }
-        if let phrase, phrase.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw moreThanOneLine }
-        return phrase
+        if let fd { return try SecretPrompt.read(fd: fd) }
+        return try SecretPrompt.ask(prompt)
     }
 
-    /// A passphrase from a descriptor or askpass that holds a line break.
+    /// A new passphrase from a descriptor or askpass that holds a line break. A terminal
+    /// ends the answer at the first one, so such a passphrase (`printf 'p\np\n' | ...
+    /// --passphrase-fd 0`, meant as "asked twice") could never be typed again and would
+    /// lose the store: refused before anything is made. A passphrase that opens what
+    /// exists is taken as it comes: a store or export made by an earlier release with one
+    /// still opens (anything else in it is a wrong passphrase, said as such).
     var moreThanOneLine: HelperError {
         if let fd {
             return HelperError(.usage, "the passphrase on file descriptor \(fd) (\(option)) holds more than one line, which no terminal or askpass could type again",
@@ -60,6 +60,7 @@ public struct PassphraseSource: Sendable {
     public func readNew(prompt: String) throws -> [UInt8] {
         let noOne = noOneToAsk
         guard let first = try read(prompt: prompt) else { throw noOne }
+        if first.contains(where: { $0 == 0x0A || $0 == 0x0D }) { throw moreThanOneLine }
         if first.isEmpty {
             throw HelperError(.usage, "the passphrase is empty", fix: "choose a passphrase, or use the default key file (init without --passphrase)")
         }
