@@ -76,6 +76,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             // other helpers: the reset stops them anyway, and kept they pile up, one pair
             // per configure (sqlite, then pass, then keyring, then sqlite: four pairs).
             let replaced = values.filter { HelperLine(parsing: $0).runs(name) } + theirs
+            let before = target.url == nil ? try? GitConfig.helperLines() : nil
             try config.replace(values, with: others + ["", line])
             let earlier = others.filter { !$0.isEmpty }
             let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
@@ -87,11 +88,41 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             for value in earlier + replaced.filter({ $0 != line }) {
                 if let note = try Self.strandedStore(of: value, settings: options.settings, arguments: arguments) { SystemIO.writeAll(2, note + "\n") }
             }
+            if let before { try Self.keepingURLLines(before, scope: target.scope.rawValue) }
         }
         if let warning = options.settings.configureWarning() { SystemIO.writeAll(2, Trace.printable("warning: " + warning) + "\n") }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
+        }
+    }
+
+    /// git builds one list per request from credential.helper and the matching
+    /// credential.<url>.helper lines, in config order, a reset clearing all before it: the
+    /// general pair just written stops the URL lines before it. A URL section of the same
+    /// file holding one of the suite's helpers (configure --url wrote it) is moved after
+    /// the pair, so it keeps working; any other URL line the reset stopped is said, one
+    /// line per URL.
+    static func keepingURLLines(_ before: GitConfig.HelperLines, scope: String) throws {
+        let helpers = Programs.all.compactMap(\.helperName)
+        func stopped(_ now: GitConfig.HelperLines) -> [(url: String, lines: [GitConfig.HelperLines.Entry])] {
+            before.byURL.map { url, lines in
+                let running = now.running(for: url)
+                return (url, lines.filter { old in !old.isGeneral && !running.contains { $0.key == old.key && $0.value == old.value } })
+            }.filter { !$0.lines.isEmpty }
+        }
+        var now = try GitConfig.helperLines()
+        let ours = stopped(now).filter { _, lines in
+            lines.contains { $0.scope == scope && helpers.contains(where: HelperLine(parsing: $0.value).runs) }
+        }
+        for (url, _) in ours {
+            try GitConfig.moveSectionToEnd("credential." + url, scope: "--" + scope)
+            SystemIO.writeAll(2, "moved credential.\(Trace.quoted(url)).helper after the new line, so that git still asks it for \(Trace.quoted(url))\n")
+        }
+        if !ours.isEmpty { now = try GitConfig.helperLines() }
+        for (url, lines) in stopped(now) {
+            let scopes = Set(lines.map(\.scope)).sorted().joined(separator: " and ")
+            SystemIO.writeAll(2, Trace.printable("note: git no longer asks \(lines.map { Trace.quoted($0.value) }.joined(separator: ", ")) for \(Trace.quoted(url)): its credential.<url>.helper line in the \(scopes) configuration comes before the reset line just written in the \(scope) one") + "\n")
         }
     }
 

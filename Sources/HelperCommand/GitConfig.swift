@@ -46,17 +46,24 @@ public struct GitConfig {
         public var active: [String] { (activeGeneral + forURLs).map(\.value) }
 
         /// Each URL of a `credential.<url>.helper` key, in git's order, with the lines git
-        /// runs for a request under it: a reset line of the URL's own (configure --url
-        /// writes one) clears the general lines there too, as in git's one list; without
-        /// one, the URL's lines come after the general ones.
+        /// runs for a request for it (`running(for:)`).
         public var byURL: [(url: String, lines: [Entry])] {
             var urls: [String] = []
             for entry in forURLs where !urls.contains(Self.url(of: entry.key)) { urls.append(Self.url(of: entry.key)) }
-            return urls.map { url in
-                let own = forURLs.filter { Self.url(of: $0.key) == url }
-                let resets = own.contains { $0.value.isEmpty }
-                return (url, resets ? Self.afterLastReset(own, value: \.value) : activeGeneral + own)
+            return urls.map { ($0, running(for: $0)) }
+        }
+
+        /// The lines git runs for a request for `url` (credential.c credential_apply_config):
+        /// one list built in config order from credential.helper and every
+        /// credential.<pattern>.helper whose pattern matches the URL (URLPattern), an empty
+        /// value clearing the list so far, whichever key it is under. So a general reset
+        /// written after a URL's lines clears them too.
+        public func running(for url: String) -> [Entry] {
+            var list: [Entry] = []
+            for entry in entries where entry.isGeneral || URLPattern.matches(Self.url(of: entry.key), url) {
+                if entry.value.isEmpty { list.removeAll() } else { list.append(entry) }
             }
+            return list
         }
 
         /// `credential.URL.helper`'s URL (git lowercases the section and the name, not the URL).
@@ -110,6 +117,24 @@ public struct GitConfig {
         for value in values {
             try Self.check(try Self.git(["config"] + scope + ["--add", key, value]), doing: "change \(key)")
         }
+    }
+
+    /// Moves every `section` of this scope's file after all else (removed, then its keys
+    /// added back in order): git reads a file top to bottom, so its lines now come last.
+    static func moveSectionToEnd(_ section: String, scope: String) throws {
+        let listed = try git(["config", "-z", scope, "--list"])
+        try check(listed, doing: "read \(section)")
+        let keys: [(String, String)] = listed.outputText.split(separator: "\0").compactMap { entry in
+            guard let newline = entry.firstIndex(of: "\n") else { return nil }
+            let key = String(entry[..<newline])
+            // git lowercases the section and the name, not the subsection (the URL).
+            guard let dot = key.lastIndex(of: "."), key[..<dot].lowercased() == section.lowercased(),
+                  key[..<dot].dropFirst("credential.".count) == section.dropFirst("credential.".count) else { return nil }
+            return (key, String(entry[entry.index(after: newline)...]))
+        }
+        guard !keys.isEmpty else { return }
+        try check(try git(["config", scope, "--remove-section", section]), doing: "move \(section)")
+        for (key, value) in keys { try check(try git(["config", scope, "--add", key, value]), doing: "move \(section)") }
     }
 
     /// git run outside any repository: the configuration of a repository (the .git/config

@@ -142,4 +142,38 @@ import Testing
         let left = try machine.git(["config", "--global", "--get-regexp", "^credential\\..*helper$"])
         #expect(left.stdoutText.isEmpty, "left in ~/.gitconfig: \(left)")
     }
+
+    /// A general configure after configure --url: git builds one list per request, so the
+    /// general reset written after the URL's pair would clear it (git then asked only the
+    /// default store, while status said the URL's). configure moves the URL's pair after its
+    /// own, and git, status and doctor agree: the work store answers the work repository.
+    @Test func aGeneralConfigureAfterAStorePerURLKeepsTheURLsStore() throws {
+        let workStore = sandbox.root + "/work-store/credentials.db", workURL = url("work")
+        let perURL = try sandbox.sqlite()("configure", "--url", workURL, "--db", workStore)
+        #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
+        let general = try sandbox.sqlite()("configure")
+        #expect(general.exitCode == 0 && general.stderrText.contains("moved credential.\(workURL).helper after the new line, so that git still asks it for \(workURL)"),
+                "configure: \(general)")
+        try sandbox.sqlite(["--db", workStore]).storeAll(wire("protocol=http", "host=\(server.host)", "username=\(work.username)", "password=\(work.password)"))
+
+        let clone = try clone(workURL, into: "work")
+        #expect(clone.exitCode == 0, "git did not ask the work store: \(clone)")
+        let status = try sandbox.sqlite()("status")
+        #expect(status.stdoutLines.contains { $0.hasPrefix("for \(workURL) git asks first: \"/") && $0.contains("--db \(workStore)") }, "status: \(status)")
+        let again = try sandbox.sqlite()("configure")
+        #expect(again.exitCode == 0 && again.stderrText.contains("already configured"), "configure again: \(again)")
+    }
+
+    /// Each scope's file is read in turn: configure --local's reset comes after a global URL
+    /// line, and git no longer asks it there; configure says so in one line.
+    @Test func configureLocalSaysWhichURLLineItStops() throws {
+        let workStore = sandbox.root + "/work-store/credentials.db", workURL = url("work")
+        let perURL = try sandbox.sqlite()("configure", "--url", workURL, "--db", workStore)
+        #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
+        let repository = sandbox.root + "/repository"
+        #expect(try machine.git(["init", "--quiet", repository]).exitCode == 0)
+        let local = try sandbox.run(BuiltProducts.sqliteHelper, ["configure", "--local"], directory: repository)
+        #expect(local.exitCode == 0 && local.stderrText.contains("note: git no longer asks \"") && local.stderrText.contains(" for \(workURL): its credential.<url>.helper line in the global configuration comes before the reset line just written in the local one"),
+                "configure --local: \(local)")
+    }
 }
