@@ -66,6 +66,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let name = Options.Settings.helperName
         let config = try target.config()
         let arguments = try options.settings.helperArguments()
+        try options.settings.checkStorePlace()
         let line = try HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
         let (others, theirs) = Self.removingSuitePairs(Self.removingOurs(values, name: name))

@@ -126,11 +126,11 @@ public struct GitConfig {
         try check(listed, doing: "read \(section)")
         let keys: [(String, String)] = listed.outputText.split(separator: "\0").compactMap { entry in
             guard let newline = entry.firstIndex(of: "\n") else { return nil }
-            let key = String(entry[..<newline])
+            let key = String(entry[..<newline]), value = String(entry[newline...].dropFirst())
             // git lowercases the section and the name, not the subsection (the URL).
             guard let dot = key.lastIndex(of: "."), key[..<dot].lowercased() == section.lowercased(),
                   key[..<dot].dropFirst("credential.".count) == section.dropFirst("credential.".count) else { return nil }
-            return (key, String(entry[entry.index(after: newline)...]))
+            return (key, value)
         }
         guard !keys.isEmpty else { return }
         try check(try git(["config", scope, "--remove-section", section]), doing: "move \(section)")

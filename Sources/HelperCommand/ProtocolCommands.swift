@@ -29,12 +29,16 @@ public protocol StoreSettings {
     /// Why git could not use this helper here at all, said by configure once it has
     /// written the line (one line, with its Fix); nil when nothing stands in the way.
     func configureWarning() -> String?
+    /// Refuses a store place the store itself would refuse, before configure writes a line
+    /// naming it (a database under /tmp: every git command would then fail).
+    func checkStorePlace() throws
 }
 
 extension StoreSettings {
     public var storeOptions: [StoreOption] { [] }
     public func storeInUse() throws -> [StoreOption] { [] }
     public func configureWarning() -> String? { nil }
+    public func checkStorePlace() throws {}
 }
 
 /// What `doctor` needs besides: management, not the protocol git calls.

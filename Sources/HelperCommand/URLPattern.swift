@@ -13,9 +13,9 @@ enum URLPattern {
 
         /// `nil` for what is not `scheme://host...` (git's partial patterns, below).
         init?(_ url: String) {
-            guard let separator = url.range(of: "://"), !url[..<separator.lowerBound].isEmpty else { return nil }
-            scheme = url[..<separator.lowerBound].lowercased()
-            var rest = url[separator.upperBound...]
+            guard let colon = url.firstIndex(of: ":"), colon != url.startIndex, url[colon...].hasPrefix("://") else { return nil }
+            scheme = url[..<colon].lowercased()
+            var rest = url[url.index(colon, offsetBy: 3)...]
             let slash = rest.firstIndex(of: "/") ?? rest.endIndex
             var authority = rest[..<slash]
             rest = rest[slash...]
