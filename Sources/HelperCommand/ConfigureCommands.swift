@@ -26,7 +26,16 @@ struct ConfigScope: ParsableArguments {
             throw HelperError(.usage, "the URL given to --url holds a password, which would be kept in clear in the git configuration",
                               fix: "give the URL without it (https://alice@example.com), or no --url")
         }
-        return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\($0).helper" } ?? "credential.helper")
+        return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\(Self.normalized($0)).helper" } ?? "credential.helper")
+    }
+
+    /// The URL as configure and unconfigure both write and look for it: without trailing
+    /// slashes, which git's URL matching ignores (`https://ex.com/other/` covers what
+    /// `https://ex.com/other` does), so that either spelling finds the line of the other.
+    static func normalized(_ url: String) -> String {
+        var url = Substring(url)
+        while url.hasSuffix("/") && !url.hasSuffix("://") { url = url.dropLast() }
+        return String(url)
     }
 
     /// For messages: the URL as Trace.quoted writes outside data.

@@ -198,7 +198,9 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
                 Given a host or URL instead, erases what it selects, as list shows it, and \
                 says how many: a host alone, every protocol, port, path and user of it \
                 (github.com covers github.com:8443); a host:port, that port only; a URL, what \
-                git would send for it: its user, and its path but for http and https.
+                git would send for it: its user, and its path; for http and https, whose path \
+                git sends only with credential.useHttpPath, credentials stored without a path \
+                and those with the URL's path, never another repository's.
 
                 Examples:
                   printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
@@ -218,7 +220,8 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         var erased = 0
         if let store = try options.managedSettings().openExisting() {
             // A host alone covers its ports: the store's own list says which there are.
-            let items = try selected.anyPort ? selected.request.host.map { try store.list(host: $0.text).map(\.credential) } ?? [] : []
+            // So does a URL's path tell its items from other repositories'.
+            let items = try selected.anyPort || selected.httpPath != nil ? selected.request.host.map { try store.list(host: $0.text).map(\.credential) } ?? [] : []
             for request in selected.requests(covering: items) { erased += try HelperActions.erase(request) { store } }
         }
         SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")

@@ -176,4 +176,33 @@ import Testing
         #expect(local.exitCode == 0 && local.stderrText.contains("note: git no longer asks \"") && local.stderrText.contains(" for \(workURL): its credential.<url>.helper line in the global configuration comes before the reset line just written in the local one"),
                 "configure --local: \(local)")
     }
+
+    /// With useHttpPath each repository's credential holds its path: erase and list of one
+    /// repository's URL leave the other's (erase once said "erased 2"); one stored without
+    /// a path is still the URL's.
+    @Test func eraseAndListOfARepositorysURLLeaveTheOtherRepository() throws {
+        let sqlite = sandbox.sqlite()
+        for (name, account) in [("work", work), ("personal", personal)] {
+            try machine.helper.storeAll(wire("protocol=http", "host=\(server.host)", "path=git/\(name).git", "username=\(account.username)", "password=\(account.password)"))
+        }
+        try machine.helper.storeAll(wire("protocol=http", "host=\(server.host)", "username=bob", "password=no path"))
+        let listed = try sqlite("list", url("work"))
+        #expect(listed.stdoutText.contains(work.username) && listed.stdoutText.contains("bob") && !listed.stdoutText.contains(personal.username + " ") ,
+                "list: \(listed)")
+        let erased = try sqlite("erase", url("work"))
+        #expect(erased.exitCode == 0 && erased.stderrText.contains("erased 2 credentials"), "erase: \(erased)")
+        #expect(try stored(["path=git/personal.git", "username=\(personal.username)"]) == personal.password, "erase took the personal repository's credential")
+        #expect(try stored(["path=git/work.git"]) == nil, "erase left the work repository's")
+        #expect(try stored(["username=bob"]) == nil, "erase left the one stored without a path")
+    }
+
+    /// configure --url and unconfigure --url read a URL with and without its trailing
+    /// slash as the same (git's matching does).
+    @Test func unconfigureFindsTheURLWithOrWithoutATrailingSlash() throws {
+        let configured = try sandbox.sqlite()("configure", "--url", "https://ex.example/other")
+        #expect(configured.exitCode == 0, "configure: \(configured)")
+        let unconfigured = try sandbox.sqlite()("unconfigure", "--url", "https://ex.example/other/")
+        #expect(unconfigured.exitCode == 0 && unconfigured.stderrText.contains("unconfigured: credential.https://ex.example/other.helper no longer names sqlite"),
+                "unconfigure: \(unconfigured)")
+    }
 }
