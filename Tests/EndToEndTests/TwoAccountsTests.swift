@@ -82,8 +82,10 @@ import Testing
         case .usernameInURL:
             urls = (url("work", user: work.username), url("personal", user: personal.username))
         case .usernameConfig:
-            for (name, user) in [("work", work.username), ("personal", personal.username)] {
-                let set = try machine.git(["config", "--global", "credential.\(url(name)).username", user])
+            // The README's two lines, in its order: the host's username, then the work
+            // repository's (git applies each matching line in order, the last wins).
+            for (prefix, user) in [("http://\(server.host)", personal.username), (url("work"), work.username)] {
+                let set = try machine.git(["config", "--global", "credential.\(prefix).username", user])
                 #expect(set.exitCode == 0, "git config: \(set)")
             }
         case .useHttpPath:
@@ -204,5 +206,21 @@ import Testing
         let unconfigured = try sandbox.sqlite()("unconfigure", "--url", "https://ex.example/other/")
         #expect(unconfigured.exitCode == 0 && unconfigured.stderrText.contains("unconfigured: credential.https://ex.example/other.helper no longer names sqlite"),
                 "unconfigure: \(unconfigured)")
+    }
+
+    /// The README's way 2 with a wrong password: the personal clone fails and git's reject
+    /// erases the personal credential only; the work account's is kept and still works.
+    @Test func theREADMEsUsernameLinesKeepTheOtherAccountWhenAPasswordIsWrong() throws {
+        for (prefix, user) in [("http://\(server.host)", personal.username), (url("work"), work.username)] {
+            #expect(try machine.git(["config", "--global", "credential.\(prefix).username", user]).exitCode == 0)
+        }
+        try machine.store(username: work.username, password: work.password, for: server)
+        try machine.store(username: personal.username, password: "wrong", for: server)
+        let personalClone = try clone(url("personal"), into: "personal")
+        #expect(personalClone.exitCode != 0 && personalClone.stderrText.contains("Authentication failed"), "clone of personal: \(personalClone)")
+        #expect(try stored(["username=alice"]) == nil, "git's reject left the wrong personal credential")
+        #expect(try stored(["username=alice-work"]) == work.password, "the reject took the work credential")
+        let workClone = try clone(url("work"), into: "work")
+        #expect(workClone.exitCode == 0, "clone of work: \(workClone)")
     }
 }
