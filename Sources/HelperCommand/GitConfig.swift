@@ -27,6 +27,9 @@ public struct GitConfig {
             public var scope: String
             public var key: String
             public var value: String
+            /// Where git read it (`git config --show-origin`): `file:PATH` (an include.path
+            /// file's own path too), `command line:` for git -c and GIT_CONFIG_COUNT.
+            public var origin: String = ""
             /// `credential.helper` itself, not one for a URL.
             public var isGeneral: Bool { key.lowercased() == "credential.helper" }
         }
@@ -77,15 +80,16 @@ public struct GitConfig {
             Array(values.lastIndex { value($0).isEmpty }.map { values[($0 + 1)...] } ?? values[...])
         }
 
-        /// git config -z --show-scope --get-regexp's output: each line its scope, NUL,
-        /// the key, a newline, the value, NUL (a value may hold a newline).
+        /// git config -z --show-scope --show-origin --get-regexp's output: each line its
+        /// scope, NUL, its origin, NUL, the key, a newline, the value, NUL (a value may hold
+        /// a newline).
         init(parsing output: String) {
             let fields = output.split(separator: "\0", omittingEmptySubsequences: false).dropLast()
-            entries = stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-                let entry = fields[fields.startIndex + index + 1]
+            entries = stride(from: 0, to: fields.count - 2, by: 3).compactMap { index in
+                let entry = fields[fields.startIndex + index + 2]
                 guard let newline = entry.firstIndex(of: "\n") else { return nil }
                 return Entry(scope: String(fields[fields.startIndex + index]), key: String(entry[..<newline]),
-                             value: String(entry[entry.index(after: newline)...]))
+                             value: String(entry[entry.index(after: newline)...]), origin: String(fields[fields.startIndex + index + 1]))
             }
         }
 
@@ -95,7 +99,7 @@ public struct GitConfig {
     /// `outsideAnyRepository`: the lines git's credential commands run outside any
     /// repository see (credential-curl's), not those of the repository we are in.
     public static func helperLines(outsideAnyRepository: Bool = false) throws -> HelperLines {
-        let arguments = ["config", "-z", "--show-scope", "--get-regexp", #"^credential\.(.+\.)?helper$"#]
+        let arguments = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", #"^credential\.(.+\.)?helper$"#]
         let result: Subprocess.Result
         if outsideAnyRepository {
             guard let outside = runOutsideAnyRepository(arguments) else {

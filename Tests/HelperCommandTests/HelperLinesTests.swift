@@ -5,7 +5,7 @@ import Testing
 /// `git config -z --show-scope --get-regexp` output in, the lines git runs out.
 @Suite("HelperLines: credential.helper lines, reset applied")
 struct HelperLinesTests {
-    static func output(_ entries: [(String, String)], scope: String = "global") -> String { entries.map { "\(scope)\0\($0.0)\n\($0.1)\0" }.joined() }
+    static func output(_ entries: [(String, String)], scope: String = "global") -> String { entries.map { "\(scope)\0file:/home/u/.gitconfig\0\($0.0)\n\($0.1)\0" }.joined() }
     static func lines(general: [String], forURLs: [String]) -> GitConfig.HelperLines {
         GitConfig.HelperLines(parsing: output(general.map { ("credential.helper", $0) } + forURLs.map { ("credential.https://x.example.helper", $0) }))
     }
