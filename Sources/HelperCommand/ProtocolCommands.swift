@@ -197,9 +197,8 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
             discussion: """
                 Given a host or URL instead, erases what it selects, as list shows it, and \
                 says how many: a host alone, every protocol, port, path and user of it \
-                (github.com covers github.com:8443); a host:port, that port only; a URL, what \
-                git would send for it: its user and path (http and https: stored with no path \
-                or with its own, never another repository's).
+                (github.com covers github.com:8443); a host:port, that port only; a URL, its \
+                user and its path (for http and https, items stored without a path too).
 
                 Examples:
                   printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
