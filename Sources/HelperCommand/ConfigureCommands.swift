@@ -125,8 +125,8 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let ours = stopped(now).filter { _, lines in
             lines.contains { $0.scope == scope && helpers.contains(where: HelperLine(parsing: $0.value).runs) }
         }
-        for (url, _) in ours {
-            try GitConfig.moveSectionToEnd("credential." + url, scope: "--" + scope)
+        // One left in place (a bare boolean key in its section) is said below, as stopped.
+        for (url, _) in ours where try GitConfig.moveSectionToEnd("credential." + url, scope: "--" + scope) {
             SystemIO.writeAll(2, "moved credential.\(Trace.quoted(url)).helper after the new line, so that git still asks it for \(Trace.quoted(url))\n")
         }
         if !ours.isEmpty { now = try GitConfig.helperLines() }

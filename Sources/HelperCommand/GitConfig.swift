@@ -125,20 +125,25 @@ public struct GitConfig {
 
     /// Moves every `section` of this scope's file after all else (removed, then its keys
     /// added back in order): git reads a file top to bottom, so its lines now come last.
-    static func moveSectionToEnd(_ section: String, scope: String) throws {
+    /// False when nothing was moved (a section with a bare boolean key is left as it is).
+    @discardableResult
+    static func moveSectionToEnd(_ section: String, scope: String) throws -> Bool {
         let listed = try git(["config", "-z", scope, "--list"])
         try check(listed, doing: "read \(section)")
-        let keys: [(String, String)] = listed.outputText.split(separator: "\0").compactMap { entry in
-            guard let newline = entry.firstIndex(of: "\n") else { return nil }
-            let key = String(entry[..<newline]), value = String(entry[newline...].dropFirst())
+        // Each entry is the key, a newline and the value; a key without a value (a bare
+        // boolean) has no newline, and --add cannot write it back: such a section is left.
+        let keys: [(String, String?)] = listed.outputText.split(separator: "\0").compactMap { entry in
+            let newline = entry.firstIndex(of: "\n")
+            let key = String(entry[..<(newline ?? entry.endIndex)])
             // git lowercases the section and the name, not the subsection (the URL).
             guard let dot = key.lastIndex(of: "."), key[..<dot].lowercased() == section.lowercased(),
                   key[..<dot].dropFirst("credential.".count) == section.dropFirst("credential.".count) else { return nil }
-            return (key, value)
+            return (key, newline.map { String(entry[$0...].dropFirst()) })
         }
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty, keys.allSatisfy({ $0.1 != nil }) else { return false }
         try check(try git(["config", scope, "--remove-section", section]), doing: "move \(section)")
-        for (key, value) in keys { try check(try git(["config", scope, "--add", key, value]), doing: "move \(section)") }
+        for case let (key, value?) in keys { try check(try git(["config", scope, "--add", key, value]), doing: "move \(section)") }
+        return true
     }
 
     /// git run outside any repository: the configuration of a repository (the .git/config
