@@ -52,10 +52,16 @@ public struct LookupSource {
     public let name: String
     /// Every item there that the request matches for `get`, most recently stored first.
     public let items: (Credential) throws -> [Credential]
+    /// The users of the matches `items` stopped before reading (pass reads newest first and
+    /// stops at the first that answers), as the source knows them unread (an entry's name):
+    /// the trace's note of which user was chosen counts them too (`noteChoice`).
+    public let unreadUsers: (Credential) -> [Value?]
 
-    public init(name: String, items: @escaping (Credential) throws -> [Credential]) {
+    public init(name: String, items: @escaping (Credential) throws -> [Credential],
+                unreadUsers: @escaping (Credential) -> [Value?] = { _ in [] }) {
         self.name = name
         self.items = items
+        self.unreadUsers = unreadUsers
     }
 }
 
@@ -141,7 +147,7 @@ public enum HelperActions {
             }
             Trace.note(count(matches.count, "item") + " matched in \(source.name)")
             if let whole = matches.first(where: { $0.answersWhole(request, now: now) }) {
-                noteChoice(whole, among: matches, for: request, now: now)
+                noteChoice(whole, among: matches, unread: { source.unreadUsers(request) }, for: request, now: now)
                 (found.answer, found.source) = (whole, source.name)
                 return found
             }
@@ -157,12 +163,13 @@ public enum HelperActions {
     /// matches both, and the answer is a guess that git will reject, erasing it, when it
     /// was the other account's. The trace says which user answered, why, and what
     /// chooses the user instead.
-    static func noteChoice(_ chosen: Credential, among matches: [Credential], for request: Credential, now: UInt64) {
+    static func noteChoice(_ chosen: Credential, among matches: [Credential], unread: () -> [Value?] = { [] }, for request: Credential, now: UInt64) {
         guard request.username == nil else { return }
         var users: [Value?] = []
         for match in matches where match.answersWhole(request, now: now) && !users.contains(match.username) {
             users.append(match.username)
         }
+        for user in unread() where !users.contains(user) { users.append(user) }
         guard users.count > 1 else { return }
         let place = (request.protocol.map { Trace.quoted($0.bytes) + "://" } ?? "") + (request.host.map { Trace.quoted($0.bytes) } ?? "")
             + (request.path.map { "/" + Trace.quoted($0.bytes) } ?? "")

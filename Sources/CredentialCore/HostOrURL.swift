@@ -12,10 +12,15 @@ public struct HostOrURL: Equatable, Sendable {
     public var request: Credential
     /// A host given without a port (and without a protocol) matches it on any port too.
     public var anyPort: Bool
+    /// An http(s) URL's path: git sends none by default, so items stored without a path
+    /// are the URL's; an item stored with another path (credential.useHttpPath) is another
+    /// repository's, never selected.
+    public var httpPath: Value?
 
-    public init(request: Credential, anyPort: Bool) {
+    public init(request: Credential, anyPort: Bool, httpPath: Value? = nil) {
         self.request = request
         self.anyPort = anyPort
+        self.httpPath = httpPath
     }
 
     /// What people type, or a usage error naming the text and what is wrong with it.
@@ -36,7 +41,8 @@ public struct HostOrURL: Equatable, Sendable {
         if !isURL { request.protocol = nil }
         // git sends no path for http and https (unless credential.useHttpPath is set), so
         // what it stores has none: the URL a repository was cloned with selects its host.
-        if isURL, let scheme = request.protocol, scheme == Value("http") || scheme == Value("https") { request.path = nil }
+        var httpPath: Value?
+        if isURL, let scheme = request.protocol, scheme == Value("http") || scheme == Value("https") { (httpPath, request.path) = (request.path, nil) }
         // A password on the command line is seen by every user's ps: never ask for one there.
         guard request.password == nil else {
             throw HelperError(.usage, "\(Trace.redactingURLPasswords(shown)) holds a password",
@@ -54,7 +60,7 @@ public struct HostOrURL: Equatable, Sendable {
             guard colon > 0 else { throw noHost(shown, everything: everything) }
         }
         guard !host.isEmpty || request.path != nil else { throw noHost(shown, everything: everything) }
-        return HostOrURL(request: request, anyPort: !isURL && Self.port(of: host) == nil)
+        return HostOrURL(request: request, anyPort: !isURL && Self.port(of: host) == nil, httpPath: httpPath)
     }
 
     static func noHost(_ shown: String, everything: String) -> HelperError {
@@ -63,6 +69,7 @@ public struct HostOrURL: Equatable, Sendable {
 
     /// Whether a stored item is one this names.
     public func matches(_ item: Credential) -> Bool {
+        if let httpPath, let path = item.path, path != httpPath { return false }
         if item.isMatched(by: request, for: .lookup) { return true }
         guard anyPort, let host = item.host, Self.port(of: host) != nil else { return false }
         var onDefaultPort = item
@@ -73,6 +80,19 @@ public struct HostOrURL: Equatable, Sendable {
     /// The exact requests that erase what this names from `items` (a store's list): one
     /// per host it matches, so that a host alone erases it on every port.
     public func requests(covering items: [Credential]) -> [Credential] {
+        if httpPath != nil {
+            // Each item's own key: a request without the path would erase the other
+            // repositories' items too. An item stored without a path can only be erased by
+            // such a request: it is left when another path's item has the same key.
+            var requests: [Credential] = []
+            for item in items where matches(item) {
+                var exact = request
+                (exact.protocol, exact.host, exact.path, exact.username) = (item.protocol, item.host, item.path, item.username)
+                if items.contains(where: { !matches($0) && $0.isMatched(by: exact, for: .lookup) }) { continue }
+                if !requests.contains(exact) { requests.append(exact) }
+            }
+            return requests
+        }
         guard anyPort else { return [request] }
         var hosts: [Value] = []
         for item in items where matches(item) {

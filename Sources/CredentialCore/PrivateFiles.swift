@@ -57,10 +57,11 @@ public enum PrivateFiles {
         }
         if info.st_mode & 0o022 != 0 {
             // A shared directory such as /tmp is meant to be writable by all: the fix is
-            // a directory of one's own inside it, never chmod.
+            // never chmod, nor a directory of one's own inside it (emptied at boot, and then
+            // anyone's to create): somewhere of one's own outside it.
             let shared = kind == .directory && info.st_mode & S_ISVTX != 0
             throw HelperError(.failure, "\(path) is writable by group or others (mode \(octal(info.st_mode))), so it cannot be trusted",
-                              fix: shared ? "use a directory of your own inside it (mkdir -m 700 \(ShellWord.quoted(path + "/NAME")))" : "chmod go-w \(ShellWord.quoted(path))")
+                              fix: shared ? "keep it out of \(path), which others share and which is emptied: in a directory of your own under your home directory (the default place, or --db and --key-file there)" : "chmod go-w \(ShellWord.quoted(path))")
         }
         return true
     }

@@ -26,7 +26,16 @@ struct ConfigScope: ParsableArguments {
             throw HelperError(.usage, "the URL given to --url holds a password, which would be kept in clear in the git configuration",
                               fix: "give the URL without it (https://alice@example.com), or no --url")
         }
-        return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\($0).helper" } ?? "credential.helper")
+        return GitConfig(scope: "--" + scope.rawValue, key: url.map { "credential.\(Self.normalized($0)).helper" } ?? "credential.helper")
+    }
+
+    /// The URL as configure and unconfigure both write and look for it: without trailing
+    /// slashes, which git's URL matching ignores (`https://ex.com/other/` covers what
+    /// `https://ex.com/other` does), so that either spelling finds the line of the other.
+    static func normalized(_ url: String) -> String {
+        var url = Substring(url)
+        while url.hasSuffix("/") && !url.hasSuffix("://") { url = url.dropLast() }
+        return String(url)
     }
 
     /// For messages: the URL as Trace.quoted writes outside data.
@@ -66,6 +75,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
         let name = Options.Settings.helperName
         let config = try target.config()
         let arguments = try options.settings.helperArguments()
+        try options.settings.checkStorePlace()
         let line = try HelperLine.forThisProgram(name, arguments: arguments).value
         let values = try config.values()
         let (others, theirs) = Self.removingSuitePairs(Self.removingOurs(values, name: name))
@@ -76,6 +86,7 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
             // other helpers: the reset stops them anyway, and kept they pile up, one pair
             // per configure (sqlite, then pass, then keyring, then sqlite: four pairs).
             let replaced = values.filter { HelperLine(parsing: $0).runs(name) } + theirs
+            let before = target.url == nil ? try? GitConfig.helperLines() : nil
             try config.replace(values, with: others + ["", line])
             let earlier = others.filter { !$0.isEmpty }
             let reset = earlier.isEmpty ? "" : " after a reset line, so earlier helpers no longer run (\(earlier.map(Trace.quoted).joined(separator: ", ")))"
@@ -96,11 +107,41 @@ public struct ConfigureCommand<Options: StoreOptions>: ParsableCommand {
                 ? "configured: \(Trace.quoted(config.key)) = \(Trace.quoted(line)) in the \(target.place)\(reset)\n"
                 : Trace.printable("replaced \(shown.joined(separator: ", ")) with \(Trace.quoted(line)) as \(Trace.quoted(config.key)) in the \(target.place)\(reset)") + "\n")
             for note in notes { SystemIO.writeAll(2, note.text + "\n") }
+            if let before { try Self.keepingURLLines(before, scope: target.scope.rawValue) }
         }
         if let warning = options.settings.configureWarning() { SystemIO.writeAll(2, Trace.printable("warning: " + warning) + "\n") }
         if let move = PlaintextFiles.importLine(name, arguments: arguments) {
             let (verb, pronoun) = move.count == 1 ? ("holds", "it") : ("hold", "them")
             SystemIO.writeAll(2, Trace.printable("note: \(move.files) \(verb) credentials in clear; to move them into the store and wipe \(pronoun): \(move.command)") + "\n")
+        }
+    }
+
+    /// git builds one list per request from credential.helper and the matching
+    /// credential.<url>.helper lines, in config order, a reset clearing all before it: the
+    /// general pair just written stops the URL lines before it. A URL section of the same
+    /// file holding one of the suite's helpers (configure --url wrote it) is moved after
+    /// the pair, so it keeps working; any other URL line the reset stopped is said, one
+    /// line per URL.
+    static func keepingURLLines(_ before: GitConfig.HelperLines, scope: String) throws {
+        let helpers = Programs.all.compactMap(\.helperName)
+        func stopped(_ now: GitConfig.HelperLines) -> [(url: String, lines: [GitConfig.HelperLines.Entry])] {
+            before.byURL.map { url, lines in
+                let running = now.running(for: url)
+                return (url, lines.filter { old in !old.isGeneral && !running.contains { $0.key == old.key && $0.value == old.value } })
+            }.filter { !$0.lines.isEmpty }
+        }
+        var now = try GitConfig.helperLines()
+        let ours = stopped(now).filter { _, lines in
+            lines.contains { $0.scope == scope && helpers.contains(where: HelperLine(parsing: $0.value).runs) }
+        }
+        // One left in place (a bare boolean key in its section) is said below, as stopped.
+        for (url, _) in ours where try GitConfig.moveSectionToEnd("credential." + url, scope: "--" + scope) {
+            SystemIO.writeAll(2, "moved credential.\(Trace.quoted(url)).helper after the new line, so that git still asks it for \(Trace.quoted(url))\n")
+        }
+        if !ours.isEmpty { now = try GitConfig.helperLines() }
+        for (url, lines) in stopped(now) {
+            let scopes = Set(lines.map(\.scope)).sorted().joined(separator: " and ")
+            SystemIO.writeAll(2, Trace.printable("note: git no longer asks \(lines.map { Trace.quoted($0.value) }.joined(separator: ", ")) for \(Trace.quoted(url)): its credential.<url>.helper line in the \(scopes) configuration comes before the reset line just written in the \(scope) one") + "\n")
         }
     }
 

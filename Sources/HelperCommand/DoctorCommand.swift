@@ -111,8 +111,8 @@ enum Doctor {
         let order = values.isEmpty ? "no helper" : "helpers in order: " + values.map(Trace.quoted).joined(separator: ", ")
         let configure = configureLine(name, arguments: arguments, scope: "global")
         // git hands every credential to every helper it runs, ours or not.
-        let others = active.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap { replaceable($0) }
-            + lines.forURLs.compactMap { replaceable(($0.scope, $0.value), as: $0.key) }
+        let others = lines.activeGeneral.filter { !HelperLine(parsing: $0.value).runs(name) }.compactMap(replaceable)
+            + lines.forURLs.compactMap(replaceable)
         // A store per URL (configure --url): each such line of ours is checked as a general one is.
         let forURLs = lines.byURL.flatMap { url, entries in
             entries.filter { !$0.isGeneral && HelperLine(parsing: $0.value).runs(name) }
@@ -131,31 +131,50 @@ enum Doctor {
         // does not stop a line in the repository's configuration, which git reads after it.
         // cache in front is the usual pairing (memory first); anything else answers first.
         if let earlier = active[..<ours].first(where: { $0.value.split(separator: " ").first != "cache" }) {
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(earlier.scope) configuration), so git uses its answers before \(name)'s; configure resets the list",
-                                fix: configureLine(name, arguments: arguments, scope: earlier.scope))] + programs
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(earlier.value)) comes first (\(place(earlier.scope))), so git uses its answers before \(name)'s; configure resets the list",
+                                fix: earlier.scope == "command" ? removal(of: GitConfig.HelperLines.Entry(scope: earlier.scope, key: "credential.helper", value: earlier.value)) : configureLine(name, arguments: arguments, scope: earlier.scope))] + programs
         }
         if let plaintext = active.first(where: { $0.value.split(separator: " ").first == "store" }) {
             let move = PlaintextFiles.importLine(name, arguments: arguments, files: PlaintextFiles.files(of: HelperLine(parsing: plaintext.value)))
-            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(plaintext.scope) configuration) and writes every credential in clear to a file; configure resets the list"
+            return [HealthCheck(.warn, subject, "\(order): \(Trace.quoted(plaintext.value)) runs too (\(place(plaintext.scope))) and writes every credential in clear to a file; configure resets the list"
                                 + (move.map { ", and import moves \($0.files) into the store" } ?? ""),
-                                fix: configureLine(name, arguments: arguments, scope: plaintext.scope) + (move.map { " && " + $0.command } ?? ""))] + programs
+                                fix: plaintext.scope == "command" ? removal(of: GitConfig.HelperLines.Entry(scope: plaintext.scope, key: "credential.helper", value: plaintext.value))
+                                    : configureLine(name, arguments: arguments, scope: plaintext.scope) + (move.map { " && " + $0.command } ?? ""))] + programs
         }
         return [HealthCheck(.ok, subject, order)] + programs
     }
 
     /// Another helper's line that runs a program by a path others could put theirs at
     /// (PrivateFiles.checkProgram): git hands it every credential as it hands ours.
-    static func replaceable(_ entry: (scope: String, value: String), as key: String = "credential.helper") -> HealthCheck? {
+    static func replaceable(_ entry: GitConfig.HelperLines.Entry) -> HealthCheck? {
         let line = HelperLine(parsing: entry.value)
         guard line.program.hasPrefix("/"), let why = HelperLine.whyUnsafeToRun(line.program) else { return nil }
-        let place = key == "credential.helper" ? entry.scope : "\(entry.scope), \(Trace.quoted(key))"
+        let place = entry.isGeneral ? entry.scope : "\(entry.scope), \(Trace.quoted(entry.key))"
         // The Fix removes that line only; installing that helper where only you and root
         // can write, then pointing the line there, would do too (said, not the command).
         return HealthCheck(.fail, "helper", "\(Trace.quoted(entry.value)) (\(place)) runs \(line.program), which others could replace, and git hands it every credential: \(why); "
                            + "remove that line, or install that helper where only you and root can write",
-                           fix: ["global", "system", "local", "worktree"].contains(entry.scope)
-                               ? ShellWord.command(["git", "config", "--" + entry.scope, "--fixed-value", "--unset", key, entry.value])
-                               : "leave it out of git's -c options")
+                           fix: removal(of: entry))
+    }
+
+    /// The command that removes one configured line, from where git read it: its scope's
+    /// file, or the file git names (an include.path file, which `git config --global`
+    /// does not write); a line of git -c or GIT_CONFIG_COUNT (scope `command`) is in no
+    /// file, and only its giver can drop it.
+    static func place(_ scope: String) -> String {
+        scope == "command" ? "from the environment: git -c, or GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n" : scope + " configuration"
+    }
+
+    static func removal(of entry: GitConfig.HelperLines.Entry) -> String {
+        guard entry.scope != "command" else {
+            return "unset GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS"
+        }
+        let file = entry.origin.hasPrefix("file:") ? String(entry.origin.dropFirst("file:".count)) : nil
+        let home = SystemIO.environment("HOME") ?? ""
+        let xdg = SystemIO.environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        let scopesOwn = ["global": [home + "/.gitconfig", xdg + "/git/config"], "system": ["/etc/gitconfig"]][entry.scope]
+        let place = file.map { file in scopesOwn.map { $0.contains(file) } ?? true ? ["--" + entry.scope] : ["--file", file] } ?? ["--" + entry.scope]
+        return ShellWord.command(["git", "config"] + place + ["--fixed-value", "--unset", entry.key, entry.value])
     }
 
     /// The program a configured line of ours runs, found as git finds it: a path as it

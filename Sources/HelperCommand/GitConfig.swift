@@ -27,6 +27,9 @@ public struct GitConfig {
             public var scope: String
             public var key: String
             public var value: String
+            /// Where git read it (`git config --show-origin`): `file:PATH` (an include.path
+            /// file's own path too), `command line:` for git -c and GIT_CONFIG_COUNT.
+            public var origin: String = ""
             /// `credential.helper` itself, not one for a URL.
             public var isGeneral: Bool { key.lowercased() == "credential.helper" }
         }
@@ -46,17 +49,24 @@ public struct GitConfig {
         public var active: [String] { (activeGeneral + forURLs).map(\.value) }
 
         /// Each URL of a `credential.<url>.helper` key, in git's order, with the lines git
-        /// runs for a request under it: a reset line of the URL's own (configure --url
-        /// writes one) clears the general lines there too, as in git's one list; without
-        /// one, the URL's lines come after the general ones.
+        /// runs for a request for it (`running(for:)`).
         public var byURL: [(url: String, lines: [Entry])] {
             var urls: [String] = []
             for entry in forURLs where !urls.contains(Self.url(of: entry.key)) { urls.append(Self.url(of: entry.key)) }
-            return urls.map { url in
-                let own = forURLs.filter { Self.url(of: $0.key) == url }
-                let resets = own.contains { $0.value.isEmpty }
-                return (url, resets ? Self.afterLastReset(own, value: \.value) : activeGeneral + own)
+            return urls.map { ($0, running(for: $0)) }
+        }
+
+        /// The lines git runs for a request for `url` (credential.c credential_apply_config):
+        /// one list built in config order from credential.helper and every
+        /// credential.<pattern>.helper whose pattern matches the URL (URLPattern), an empty
+        /// value clearing the list so far, whichever key it is under. So a general reset
+        /// written after a URL's lines clears them too.
+        public func running(for url: String) -> [Entry] {
+            var list: [Entry] = []
+            for entry in entries where entry.isGeneral || URLPattern.matches(Self.url(of: entry.key), url) {
+                if entry.value.isEmpty { list.removeAll() } else { list.append(entry) }
             }
+            return list
         }
 
         /// `credential.URL.helper`'s URL (git lowercases the section and the name, not the URL).
@@ -70,15 +80,16 @@ public struct GitConfig {
             Array(values.lastIndex { value($0).isEmpty }.map { values[($0 + 1)...] } ?? values[...])
         }
 
-        /// git config -z --show-scope --get-regexp's output: each line its scope, NUL,
-        /// the key, a newline, the value, NUL (a value may hold a newline).
+        /// git config -z --show-scope --show-origin --get-regexp's output: each line its
+        /// scope, NUL, its origin, NUL, the key, a newline, the value, NUL (a value may hold
+        /// a newline).
         init(parsing output: String) {
             let fields = output.split(separator: "\0", omittingEmptySubsequences: false).dropLast()
-            entries = stride(from: 0, to: fields.count - 1, by: 2).compactMap { index in
-                let entry = fields[fields.startIndex + index + 1]
+            entries = stride(from: 0, to: fields.count - 2, by: 3).compactMap { index in
+                let entry = fields[fields.startIndex + index + 2]
                 guard let newline = entry.firstIndex(of: "\n") else { return nil }
                 return Entry(scope: String(fields[fields.startIndex + index]), key: String(entry[..<newline]),
-                             value: String(entry[entry.index(after: newline)...]))
+                             value: String(entry[entry.index(after: newline)...]), origin: String(fields[fields.startIndex + index + 1]))
             }
         }
 
@@ -88,7 +99,7 @@ public struct GitConfig {
     /// `outsideAnyRepository`: the lines git's credential commands run outside any
     /// repository see (credential-curl's), not those of the repository we are in.
     public static func helperLines(outsideAnyRepository: Bool = false) throws -> HelperLines {
-        let arguments = ["config", "-z", "--show-scope", "--get-regexp", #"^credential\.(.+\.)?helper$"#]
+        let arguments = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", #"^credential\.(.+\.)?helper$"#]
         let result: Subprocess.Result
         if outsideAnyRepository {
             guard let outside = runOutsideAnyRepository(arguments) else {
@@ -110,6 +121,29 @@ public struct GitConfig {
         for value in values {
             try Self.check(try Self.git(["config"] + scope + ["--add", key, value]), doing: "change \(key)")
         }
+    }
+
+    /// Moves every `section` of this scope's file after all else (removed, then its keys
+    /// added back in order): git reads a file top to bottom, so its lines now come last.
+    /// False when nothing was moved (a section with a bare boolean key is left as it is).
+    @discardableResult
+    static func moveSectionToEnd(_ section: String, scope: String) throws -> Bool {
+        let listed = try git(["config", "-z", scope, "--list"])
+        try check(listed, doing: "read \(section)")
+        // Each entry is the key, a newline and the value; a key without a value (a bare
+        // boolean) has no newline, and --add cannot write it back: such a section is left.
+        let keys: [(String, String?)] = listed.outputText.split(separator: "\0").compactMap { entry in
+            let newline = entry.firstIndex(of: "\n")
+            let key = String(entry[..<(newline ?? entry.endIndex)])
+            // git lowercases the section and the name, not the subsection (the URL).
+            guard let dot = key.lastIndex(of: "."), key[..<dot].lowercased() == section.lowercased(),
+                  key[..<dot].dropFirst("credential.".count) == section.dropFirst("credential.".count) else { return nil }
+            return (key, newline.map { String(entry[$0...].dropFirst()) })
+        }
+        guard !keys.isEmpty, keys.allSatisfy({ $0.1 != nil }) else { return false }
+        try check(try git(["config", scope, "--remove-section", section]), doing: "move \(section)")
+        for case let (key, value?) in keys { try check(try git(["config", scope, "--add", key, value]), doing: "move \(section)") }
+        return true
     }
 
     /// git run outside any repository: the configuration of a repository (the .git/config

@@ -33,6 +33,9 @@ public protocol StoreSettings {
     /// passphrase, no gpg, no keyring prompt) and without creating it; nil when it cannot
     /// be told so. For configure's line about a helper it replaces (`OtherStores`).
     func storedCount() -> Int?
+    /// Refuses a store place the store itself would refuse, before configure writes a line
+    /// naming it (a database under /tmp: every git command would then fail).
+    func checkStorePlace() throws
 }
 
 extension StoreSettings {
@@ -40,6 +43,7 @@ extension StoreSettings {
     public func storeInUse() throws -> [StoreOption] { [] }
     public func configureWarning() -> String? { nil }
     public func storedCount() -> Int? { nil }
+    public func checkStorePlace() throws {}
 }
 
 /// What `doctor` needs besides: management, not the protocol git calls.
@@ -198,8 +202,8 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
             discussion: """
                 Given a host or URL instead, erases what it selects, as list shows it, and \
                 says how many: a host alone, every protocol, port, path and user of it \
-                (github.com covers github.com:8443); a host:port, that port only; a URL, what \
-                git would send for it: its user, and its path but for http and https.
+                (github.com covers github.com:8443); a host:port, that port only; a URL, its \
+                user and its path (for http and https, items stored without a path too).
 
                 Examples:
                   printf 'protocol=https\\nhost=example.com\\n' | git-credential-\(name) erase
@@ -219,7 +223,8 @@ public struct EraseCommand<Options: StoreOptions>: ParsableCommand {
         var erased = 0
         if let store = try options.managedSettings().openExisting() {
             // A host alone covers its ports: the store's own list says which there are.
-            let items = try selected.anyPort ? selected.request.host.map { try store.list(host: $0.text).map(\.credential) } ?? [] : []
+            // So does a URL's path tell its items from other repositories'.
+            let items = try selected.anyPort || selected.httpPath != nil ? selected.request.host.map { try store.list(host: $0.text).map(\.credential) } ?? [] : []
             for request in selected.requests(covering: items) { erased += try HelperActions.erase(request) { store } }
         }
         SystemIO.writeAll(2, "erased \(erased) credential\(erased == 1 ? "" : "s")\n")

@@ -70,6 +70,7 @@ public struct KeyringSettings: DiagnosableSettings {
     public func openOrCreate() throws -> ManagedStore { try open() }
 
     public func helperArguments() throws -> [String] { try sqlite.helperArguments() }
+    public func checkStorePlace() throws { try sqlite.checkStorePlace() }
     /// The SQLite store's: the keyring is the session's one.
     public var storeOptions: [StoreOption] { sqlite.storeOptions }
     public func storeInUse() throws -> [StoreOption] { try sqlite.storeInUse() }

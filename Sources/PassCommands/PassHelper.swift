@@ -192,7 +192,7 @@ public struct ApproveKeysCommand: ParsableCommand {
             A .gpg-id that would share a folder holding your own entries (encrypted to \
             you alone until now) with others is approved only when named: \
             approve-keys PATH. To refuse a .gpg-id, undo the commit that brought it \
-            (pass git log -- PATH, pass git revert COMMIT) and sync. A key missing from \
+            (pass git log PATH, then pass git revert COMMIT) and sync. A key missing from \
             your keyring, or a .gpg-id that is a symbolic link, is refused.
 
             Examples:

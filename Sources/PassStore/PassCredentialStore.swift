@@ -113,6 +113,11 @@ public final class PassCredentialStore: ManagedStore {
             let now = UInt64(max(0, time(nil)))
             return try self.entries(matching: request, for: .lookup, until: { $0.answersWhole(request, now: now) },
                                     within: PassProgram.timeoutSeconds).map(\.credential)
+        } unreadUsers: { request in
+            // The users of the entries not decrypted, from their names (nothing decrypted).
+            guard let tree = try? self.tree() else { return [] }
+            return self.candidates(for: request, in: tree).compactMap { PassEntry.credential(named: $0.name) }
+                .filter { $0.isMatched(by: request, for: .lookup) }.map(\.username)
         }]
     }
 

@@ -123,6 +123,8 @@ public struct SQLiteSettings: DiagnosableSettings {
     /// and --grace-period in seconds when given. A path that only this environment chose
     /// (GIT_CREDENTIAL_SQLITE_DB, XDG_DATA_HOME, ...) is written too: git run from cron or
     /// systemd has HOME alone, and a bare line would send it to another store.
+    public func checkStorePlace() throws { try StoreFiles.checkPlace(try location) }
+
     public func helperArguments() throws -> [String] {
         if passphraseFD != nil {
             throw HelperError(.usage, "--passphrase-fd names a descriptor of this command, which git's calls of the helper do not have",

@@ -3,7 +3,7 @@ import CredentialCore
 /// The files of a store, checked with PrivateFiles' one rule before anything is read or
 /// written: a database, journal or key pre-created by someone else, or a directory they
 /// can write, would let them roll the store back to a revoked password or take the key.
-enum StoreFiles {
+public enum StoreFiles {
     /// What SQLite keeps beside the database, when it exists.
     static let companions = ["-wal", "-shm", "-journal"]
 
@@ -27,6 +27,13 @@ enum StoreFiles {
     static func makeDirectories(for path: String) throws(HelperError) {
         try PrivateFiles.makeDirectories(PrivateFiles.directory(of: path))
         try checkDirectories(of: path)
+    }
+
+    /// Where a store would be made or opened, checked as opening it checks (configure's
+    /// refusal is the store's own): the database and the key file's directories.
+    public static func checkPlace(_ location: StoreLocation) throws(HelperError) {
+        try checkDatabase(location.database)
+        try checkKeyFile(location.keyFile)
     }
 
     static func checkDirectories(of path: String) throws(HelperError) {

@@ -15,9 +15,10 @@ struct HostOrURLTests {
         #expect(bare == HostOrURL(request: Credential(host: "github.com"), anyPort: true))
         #expect(try parse("github.com:8443") == HostOrURL(request: Credential(host: "github.com:8443"), anyPort: false))
         #expect(try parse("https://github.com") == HostOrURL(request: Credential(protocol: "https", host: "github.com"), anyPort: false))
-        // git sends no path for http(s) (credential.useHttpPath aside): a clone URL selects its host.
+        // git sends no path for http(s) (credential.useHttpPath aside): a clone URL selects its
+        // host, and of the items stored with a path (useHttpPath), only its own (httpPath).
         #expect(try parse("https://user@github.com:8443/path/")
-                == HostOrURL(request: Credential(protocol: "https", host: "github.com:8443", username: "user"), anyPort: false))
+                == HostOrURL(request: Credential(protocol: "https", host: "github.com:8443", username: "user"), anyPort: false, httpPath: "path"))
         #expect(try parse("http://github.com/org/repo.git").request == Credential(protocol: "http", host: "github.com"))
         #expect(try parse("ssh://github.com/org/repo.git").request == Credential(protocol: "ssh", host: "github.com", path: "org/repo.git"))
         #expect(try parse("alice@github.com/org/repo")

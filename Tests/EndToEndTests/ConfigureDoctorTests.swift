@@ -92,6 +92,22 @@ import Glibc
         #expect(try helpers() == ["", "\(BuiltProducts.keyringHelper) --db \(sandbox.root)/k.db --key-file \(sandbox.keyFile)"])
     }
 
+    /// A store directly in /tmp is refused by the store itself (a directory others can
+    /// write): configure refuses it too, by the store's own check, and writes nothing;
+    /// doctor's Fix moves the store out of /tmp (a directory of one's own inside it is
+    /// emptied at boot, and then anyone's to create).
+    @Test func configureAndDoctorRefuseAStoreInTmp() throws {
+        let database = "/tmp/git-credential-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).db"
+        let refused = try helper.with(environment: onPath).run(["configure", "--db", database])
+        expectOneLineFailure(refused, exitCode: 1, mentioning: ["/tmp is writable by group or others", "Fix: keep it out of /tmp, which others share and which is emptied"])
+        let written = try helpers()
+        #expect(written.isEmpty, "a refused configure wrote: \(written)")
+        #expect(!FileManager.default.fileExists(atPath: database), "configure created \(database)")
+
+        let doctor = try helper.run(["doctor", "--db", database])
+        #expect(doctor.stdoutText.contains("keep it out of /tmp") && !doctor.stdoutText.contains("mkdir -m 700 /tmp/"), "doctor: \(doctor)")
+    }
+
     /// --grace-period is a store option like --db: configure writes it (in seconds, which
     /// every reader takes), and git's call of the line accepts it on the fast path.
     @Test func configureWritesTheGracePeriod() throws {

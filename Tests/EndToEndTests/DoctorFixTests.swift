@@ -32,6 +32,9 @@ import Glibc
         case storeDirectoryMode = "the store's directory is 0755"
         case keyFileMode = "the key file is 0644"
         case lockedPassphraseStore = "a passphrase store, locked"
+        case plaintextHelperAfterAStorePerURL = "git-credential-store runs too, beside a store per URL (configure --url)"
+        case replaceableHelperIncluded = "another helper's program is under /tmp, in an include.path file"
+        case plaintextHelperFromEnvironment = "git-credential-store runs too, from GIT_CONFIG_COUNT"
 
         var testDescription: String { rawValue }
 
@@ -39,8 +42,8 @@ import Glibc
         var line: String {
             switch self {
             case .notConfigured: "FAIL  git config:"
-            case .anotherHelperFirst, .plaintextHelperToo: "warn  git config:"
-            case .programGone, .replaceableHelper: "FAIL  helper:"
+            case .anotherHelperFirst, .plaintextHelperToo, .plaintextHelperFromEnvironment, .plaintextHelperAfterAStorePerURL: "warn  git config:"
+            case .programGone, .replaceableHelper, .replaceableHelperIncluded: "FAIL  helper:"
             case .onlyOnThisPath, .noOptions, .anotherCopy: "warn  helper:"
             case .plaintextFile: "warn  plaintext:"
             case .netrc, .netrcWithDefault: "warn  netrc:"
@@ -60,7 +63,14 @@ import Glibc
 
     func git(_ arguments: String...) throws { expectSuccess(try sandbox.git(arguments)) }
 
-    func doctor() throws -> ProcessResult { try sandbox.run(BuiltProducts.sqliteHelper, ["doctor"], environment: onPath) }
+    func doctor(_ extra: [String: String] = [:]) throws -> ProcessResult {
+        try sandbox.run(BuiltProducts.sqliteHelper, ["doctor"], environment: onPath.merging(extra) { $1 })
+    }
+
+    /// A line given in the environment (scope `command`): its Fix unsets the variables, and
+    /// doctor run without them is what follows it.
+    static let workURL = "https://u.example/work.git"
+    static let fromEnvironment = ["GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "credential.helper", "GIT_CONFIG_VALUE_0": "store"]
 
     /// A person's askpass, typing the passphrase: in a directory of the user's own.
     func askpass() throws -> String {
@@ -97,6 +107,18 @@ import Glibc
             let other = sandbox.root + "/tmp-install/git-credential-other"
             try sandbox.file("tmp-install/git-credential-other", "#!/bin/sh\n", mode: 0o755)
             try git("config", "--global", "--add", "credential.helper", other)
+        case .plaintextHelperAfterAStorePerURL:
+            let perURL = try sqlite.run(["configure", "--url", Self.workURL, "--db", sandbox.root + "/work/credentials.db"])
+            #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
+            try git("config", "--global", "--add", "credential.helper", "store")
+            try sandbox.file("home/.git-credentials", "https://bob:pb@b.example\n")
+        case .replaceableHelperIncluded:
+            let other = sandbox.root + "/tmp-install/git-credential-other"
+            try sandbox.file("tmp-install/git-credential-other", "#!/bin/sh\n", mode: 0o755)
+            let included = try sandbox.file("home/included.gitconfig", Array("[credential]\n\thelper = \(other)\n".utf8))
+            try git("config", "--global", "--add", "include.path", included)
+        case .plaintextHelperFromEnvironment:
+            try sandbox.file("home/.git-credentials", "https://bob:pb@b.example\n")
         case .plaintextFile:
             try sandbox.file("home/.git-credentials", "https://bob:pb@b.example\n")
         case .netrc:
@@ -122,14 +144,33 @@ import Glibc
         let clean = try doctor()
         #expect(clean.exitCode == 1 && clean.stdoutLines.filter { $0.hasPrefix("warn") || $0.hasPrefix("FAIL") }.count == 1, "before: \(clean)")
         try make(condition)
-        let before = try doctor()
+        let environment = condition == .plaintextHelperFromEnvironment ? Self.fromEnvironment : [:]
+        let before = try doctor(environment)
         let warning = try #require(before.stdoutLines.first { $0.hasPrefix(condition.line) }, "no \(condition.line) line: \(before)")
         let fix = String(warning[try #require(warning.range(of: ". Fix: ")).upperBound...])
+        if condition == .plaintextHelperFromEnvironment {
+            // Said as what it is, and the Fix drops it from the environment (doctor without it).
+            #expect(warning.contains("(from the environment: git -c, or GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n)")
+                    && fix == "unset GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS", "\(warning)")
+            // ~/.git-credentials is still there: its own warning, with its own Fix.
+            let after = try doctor()
+            #expect(!after.stdoutLines.contains { $0.hasPrefix(condition.line) }, "without the variables: \(after)")
+            return
+        }
         let ran = try sandbox.run("/bin/sh", ["-c", fix], environment: onPath.merging(["GIT_ASKPASS": try askpass()]) { $1 })
         #expect(ran.exitCode == 0, "the Fix \(fix) failed: \(ran)")
         let after = try doctor()
         #expect(!after.stdoutLines.contains { $0.hasPrefix(condition.line) }, "after \(fix): \(after)")
-        #expect(after.exitCode == 0 && !after.stdoutLines.contains { $0.hasPrefix("warn") || $0.hasPrefix("FAIL") }, "after \(fix): \(after)")
+        // A store per URL is another store than the one checked: doctor says so (and how to
+        // check that one), which is the URL's line at work, not a warning left.
+        let otherStore = "for \(Self.workURL), so the store checked here is not the one git uses"
+        #expect(after.exitCode == 0 && !after.stdoutLines.contains { ($0.hasPrefix("warn") || $0.hasPrefix("FAIL")) && !$0.contains(otherStore) }, "after \(fix): \(after)")
         if condition == .lockedPassphraseStore { _ = try sandbox.sqlite()("lock") }
+        if condition == .plaintextHelperAfterAStorePerURL {
+            // The Fix's configure wrote a general reset after the URL's pair: git must still
+            // run the URL's store there (it ran only the general one).
+            let fill = try sandbox.git(["credential", "fill"], input: Array("url=\(Self.workURL)\n\n".utf8), environment: ["GIT_TRACE": "1"])
+            #expect(fill.stderrLines.contains { $0.contains("run_command:") && $0.contains(sandbox.root + "/work/credentials.db") }, "git credential fill: \(fill)")
+        }
     }
 }

@@ -22,6 +22,20 @@ import Testing
         #expect(try store.pass(["git", "status", "--porcelain"]).stdout.isEmpty)
     }
 
+    /// pass decrypts only the newest entry that answers; the trace still says which of the
+    /// users was chosen and why (HelperActions' note, the other users read from the names).
+    @Test func theTraceSaysWhichOfSeveralUsersWasChosen() throws {
+        let store = try PasswordStore()
+        try store.helper.storeAll(wire("protocol=https", "host=two.example", "username=alice-work", "password=work"))
+        try store.helper.storeAll(wire("protocol=https", "host=two.example", "username=alice", "password=personal"))
+        var traced = store.helper
+        traced.environment["GIT_CREDENTIAL_TRACE"] = "1"
+        let got = try traced.get(wire("protocol=https", "host=two.example"))
+        #expect(got.attributes["password"] == "personal"
+                && got.stderrText.contains("2 users match https://two.example: chose alice, stored most recently; the URL's username or credential.<url>.username chooses one"),
+                "get: \(got)")
+    }
+
     @Test func gcmsEntriesAreFound() throws {
         let store = try PasswordStore()
         // As GCM's GpgPassCredentialStore writes them: password, service=, account=.

@@ -82,8 +82,10 @@ import Testing
         case .usernameInURL:
             urls = (url("work", user: work.username), url("personal", user: personal.username))
         case .usernameConfig:
-            for (name, user) in [("work", work.username), ("personal", personal.username)] {
-                let set = try machine.git(["config", "--global", "credential.\(url(name)).username", user])
+            // The README's two lines, in its order: the host's username, then the work
+            // repository's (git applies each matching line in order, the last wins).
+            for (prefix, user) in [("http://\(server.host)", personal.username), (url("work"), work.username)] {
+                let set = try machine.git(["config", "--global", "credential.\(prefix).username", user])
                 #expect(set.exitCode == 0, "git config: \(set)")
             }
         case .useHttpPath:
@@ -141,5 +143,84 @@ import Testing
                 "unconfigure: \(unconfigured)")
         let left = try machine.git(["config", "--global", "--get-regexp", "^credential\\..*helper$"])
         #expect(left.stdoutText.isEmpty, "left in ~/.gitconfig: \(left)")
+    }
+
+    /// A general configure after configure --url: git builds one list per request, so the
+    /// general reset written after the URL's pair would clear it (git then asked only the
+    /// default store, while status said the URL's). configure moves the URL's pair after its
+    /// own, and git, status and doctor agree: the work store answers the work repository.
+    @Test func aGeneralConfigureAfterAStorePerURLKeepsTheURLsStore() throws {
+        let workStore = sandbox.root + "/work-store/credentials.db", workURL = url("work")
+        let perURL = try sandbox.sqlite()("configure", "--url", workURL, "--db", workStore)
+        #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
+        let general = try sandbox.sqlite()("configure")
+        #expect(general.exitCode == 0 && general.stderrText.contains("moved credential.\(workURL).helper after the new line, so that git still asks it for \(workURL)"),
+                "configure: \(general)")
+        try sandbox.sqlite(["--db", workStore]).storeAll(wire("protocol=http", "host=\(server.host)", "username=\(work.username)", "password=\(work.password)"))
+
+        let clone = try clone(workURL, into: "work")
+        #expect(clone.exitCode == 0, "git did not ask the work store: \(clone)")
+        let status = try sandbox.sqlite()("status")
+        #expect(status.stdoutLines.contains { $0.hasPrefix("for \(workURL) git asks first: \"/") && $0.contains("--db \(workStore)") }, "status: \(status)")
+        let again = try sandbox.sqlite()("configure")
+        #expect(again.exitCode == 0 && again.stderrText.contains("already configured"), "configure again: \(again)")
+    }
+
+    /// Each scope's file is read in turn: configure --local's reset comes after a global URL
+    /// line, and git no longer asks it there; configure says so in one line.
+    @Test func configureLocalSaysWhichURLLineItStops() throws {
+        let workStore = sandbox.root + "/work-store/credentials.db", workURL = url("work")
+        let perURL = try sandbox.sqlite()("configure", "--url", workURL, "--db", workStore)
+        #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
+        let repository = sandbox.root + "/repository"
+        #expect(try machine.git(["init", "--quiet", repository]).exitCode == 0)
+        let local = try sandbox.run(BuiltProducts.sqliteHelper, ["configure", "--local"], directory: repository)
+        #expect(local.exitCode == 0 && local.stderrText.contains("note: git no longer asks \"") && local.stderrText.contains(" for \(workURL): its credential.<url>.helper line in the global configuration comes before the reset line just written in the local one"),
+                "configure --local: \(local)")
+    }
+
+    /// With useHttpPath each repository's credential holds its path: erase and list of one
+    /// repository's URL leave the other's (erase once said "erased 2"); one stored without
+    /// a path is still the URL's.
+    @Test func eraseAndListOfARepositorysURLLeaveTheOtherRepository() throws {
+        let sqlite = sandbox.sqlite()
+        for (name, account) in [("work", work), ("personal", personal)] {
+            try machine.helper.storeAll(wire("protocol=http", "host=\(server.host)", "path=git/\(name).git", "username=\(account.username)", "password=\(account.password)"))
+        }
+        try machine.helper.storeAll(wire("protocol=http", "host=\(server.host)", "username=bob", "password=no path"))
+        let listed = try sqlite("list", url("work"))
+        #expect(listed.stdoutText.contains(work.username) && listed.stdoutText.contains("bob") && !listed.stdoutText.contains(personal.username + " ") ,
+                "list: \(listed)")
+        let erased = try sqlite("erase", url("work"))
+        #expect(erased.exitCode == 0 && erased.stderrText.contains("erased 2 credentials"), "erase: \(erased)")
+        #expect(try stored(["path=git/personal.git", "username=\(personal.username)"]) == personal.password, "erase took the personal repository's credential")
+        #expect(try stored(["path=git/work.git"]) == nil, "erase left the work repository's")
+        #expect(try stored(["username=bob"]) == nil, "erase left the one stored without a path")
+    }
+
+    /// configure --url and unconfigure --url read a URL with and without its trailing
+    /// slash as the same (git's matching does).
+    @Test func unconfigureFindsTheURLWithOrWithoutATrailingSlash() throws {
+        let configured = try sandbox.sqlite()("configure", "--url", "https://ex.example/other")
+        #expect(configured.exitCode == 0, "configure: \(configured)")
+        let unconfigured = try sandbox.sqlite()("unconfigure", "--url", "https://ex.example/other/")
+        #expect(unconfigured.exitCode == 0 && unconfigured.stderrText.contains("unconfigured: credential.https://ex.example/other.helper no longer names sqlite"),
+                "unconfigure: \(unconfigured)")
+    }
+
+    /// The README's way 2 with a wrong password: the personal clone fails and git's reject
+    /// erases the personal credential only; the work account's is kept and still works.
+    @Test func theREADMEsUsernameLinesKeepTheOtherAccountWhenAPasswordIsWrong() throws {
+        for (prefix, user) in [("http://\(server.host)", personal.username), (url("work"), work.username)] {
+            #expect(try machine.git(["config", "--global", "credential.\(prefix).username", user]).exitCode == 0)
+        }
+        try machine.store(username: work.username, password: work.password, for: server)
+        try machine.store(username: personal.username, password: "wrong", for: server)
+        let personalClone = try clone(url("personal"), into: "personal")
+        #expect(personalClone.exitCode != 0 && personalClone.stderrText.contains("Authentication failed"), "clone of personal: \(personalClone)")
+        #expect(try stored(["username=alice"]) == nil, "git's reject left the wrong personal credential")
+        #expect(try stored(["username=alice-work"]) == work.password, "the reject took the work credential")
+        let workClone = try clone(url("work"), into: "work")
+        #expect(workClone.exitCode == 0, "clone of work: \(workClone)")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// `git config -z --show-scope --get-regexp` output in, the lines git runs out.
 @Suite("HelperLines: credential.helper lines, reset applied")
 struct HelperLinesTests {
-    static func output(_ entries: [(String, String)], scope: String = "global") -> String { entries.map { "\(scope)\0\($0.0)\n\($0.1)\0" }.joined() }
+    static func output(_ entries: [(String, String)], scope: String = "global") -> String { entries.map { "\(scope)\0file:/home/u/.gitconfig\0\($0.0)\n\($0.1)\0" }.joined() }
     static func lines(general: [String], forURLs: [String]) -> GitConfig.HelperLines {
         GitConfig.HelperLines(parsing: output(general.map { ("credential.helper", $0) } + forURLs.map { ("credential.https://x.example.helper", $0) }))
     }
@@ -44,6 +44,35 @@ struct HelperLinesTests {
         ]))
         #expect(lines.byURL.map(\.url) == ["https://work.example/acme", "https://other.example"])
         #expect(lines.byURL.map { $0.lines.map(\.value) } == [["/usr/bin/git-credential-sqlite --db /work.db"], ["cache", "pass"]])
+    }
+
+    /// git builds ONE list per request, in config order: a general reset written after a
+    /// URL's pair clears that pair too (configure after configure --url), and every
+    /// pattern matching the URL counts, the host's as well as the path's.
+    @Test func aLaterGeneralResetClearsAURLsLines() {
+        let lines = GitConfig.HelperLines(parsing: Self.output([
+            ("credential.https://ex.example/work.git.helper", ""), ("credential.https://ex.example/work.git.helper", "sqlite --db /work.db"),
+            ("credential.helper", ""), ("credential.helper", "sqlite"),
+            ("credential.https://ex.example.helper", "pass"), ("credential.https://ex.example/other/.helper", "cache"),
+        ]))
+        #expect(lines.byURL.map(\.url) == ["https://ex.example/work.git", "https://ex.example", "https://ex.example/other/"])
+        #expect(lines.byURL.map { $0.lines.map(\.value) } == [["sqlite", "pass"], ["sqlite", "pass"], ["sqlite", "pass", "cache"]])
+        #expect(lines.running(for: "https://ex.example/other/sub.git").map(\.value) == ["sqlite", "pass", "cache"])
+        #expect(lines.running(for: "https://ex.example/otherwise.git").map(\.value) == ["sqlite", "pass"])
+        #expect(lines.running(for: "http://ex.example/work.git").map(\.value) == ["sqlite"])
+    }
+
+    /// urlmatch.c's rules: scheme, user, host (with `*` labels), default port, and a path
+    /// prefix on a `/` boundary; a pattern without a scheme names a host.
+    @Test func urlPatternsMatchAsGitMatchesThem() {
+        #expect(URLPattern.matches("https://EX.example", "https://ex.example:443/a.git"))
+        #expect(URLPattern.matches("https://*.example", "https://git.example/a"))
+        #expect(!URLPattern.matches("https://*.example", "https://a.git.example/a"))
+        #expect(URLPattern.matches("https://alice@ex.example", "https://alice@ex.example/a"))
+        #expect(!URLPattern.matches("https://alice@ex.example", "https://ex.example/a"))
+        #expect(URLPattern.matches("https://ex.example", "https://bob@ex.example/a"))
+        #expect(!URLPattern.matches("https://ex.example:8443", "https://ex.example/a"))
+        #expect(URLPattern.matches("ex.example", "https://ex.example/a"))
     }
 
     @Test func aResetLastLeavesNothing() {
