@@ -20,6 +20,18 @@ import Testing
     }
 
     /// Bob clones what Alice pushed, and approves its keys after checking them.
+    /// Alice's own folder (git/, her key alone) holding her github.com entry, and a team
+    /// folder shared with Mallory, who can push and has cloned the store.
+    func aliceWithHerOwnEntryAndATeamFolder() throws -> (alice: PasswordStore, mallory: PasswordStore, malloryKey: String) {
+        let (alice, mallory, malloryKey) = try team()
+        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
+        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], malloryKey]))
+        #expect(try alice.helper("approve-keys").exitCode == 0)
+        try alice.helper.storeAll(teamCI, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
+        try join(mallory, from: alice)
+        return (alice, mallory, malloryKey)
+    }
+
     func join(_ bob: PasswordStore, from alice: PasswordStore) throws {
         let pushed = try alice.helper("sync")
         #expect(pushed.exitCode == 0, "\(pushed)")
@@ -271,12 +283,7 @@ import Testing
     /// .gpg-id that would share a folder of the person's own entries until it is named, and
     /// the refusal says how to refuse it too.
     @Test func approveKeysShowsAndHoldsAFolderOfYourOwnMadeShared() throws {
-        let (alice, mallory, malloryKey) = try team()
-        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
-        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], malloryKey]))
-        #expect(try alice.helper("approve-keys").exitCode == 0)
-        try alice.helper.storeAll(teamCI, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
-        try join(mallory, from: alice)
+        let (alice, mallory, malloryKey) = try aliceWithHerOwnEntryAndATeamFolder()
 
         let mine = "git/https/github.com/.gpg-id"
         try FileManager.default.copyItem(atPath: mallory.storeDirectory + "/git/https/team.example/.gpg-id", toPath: mallory.storeDirectory + "/" + mine)
@@ -340,12 +347,7 @@ import Testing
     /// own (encrypted to her public key) and sync said only "pulled 1 change". It names
     /// each entry a pull added, changed or removed; a .gpg-id outside git/ is not said.
     @Test func syncNamesTheEntriesAPullChanged() throws {
-        let (alice, mallory, malloryKey) = try team()
-        try alice.expectSuccess(alice.pass(["init", "-p", "git", alice.keys[0]]))
-        try alice.expectSuccess(alice.pass(["init", "-p", "git/https/team.example", alice.keys[0], malloryKey]))
-        #expect(try alice.helper("approve-keys").exitCode == 0)
-        try alice.helper.storeAll(teamCI, wire("protocol=https", "host=github.com", "username=alice", "password=alices-own"))
-        try join(mallory, from: alice)
+        let (alice, mallory, malloryKey) = try aliceWithHerOwnEntryAndATeamFolder()
         // Mallory replaces Alice's own entry with one of hers, encrypted to Alice's key.
         let forged = try mallory.gpg(["--batch", "--trust-model", "always", "--encrypt", "-r", alice.keys[0]],
                                      input: Array("mallorys-pick\nusername: alice\n".utf8))
