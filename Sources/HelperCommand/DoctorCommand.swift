@@ -174,7 +174,7 @@ enum Doctor {
         let xdg = SystemIO.environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let scopesOwn = ["global": [home + "/.gitconfig", xdg + "/git/config"], "system": ["/etc/gitconfig"]][entry.scope]
         let place = file.map { file in scopesOwn.map { $0.contains(file) } ?? true ? ["--" + entry.scope] : ["--file", file] } ?? ["--" + entry.scope]
-        return ShellWord.command(["git", "config"] + place + ["--fixed-value", "--unset", entry.key, entry.value])
+        return ShellWord.command(["git", "config"] + place + ["--fixed-value", "--unset-all", entry.key, entry.value])
     }
 
     /// The program a configured line of ours runs, found as git finds it: a path as it

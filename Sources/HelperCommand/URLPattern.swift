@@ -37,9 +37,11 @@ enum URLPattern {
         }
     }
 
-    /// Whether the key `credential.<pattern>.*` applies to a request for `url`.
+    /// Whether the key `credential.<pattern>.*` applies to a request for `url`. A `url`
+    /// without `scheme://` (`configure --url github.com`, a partial pattern as git reads
+    /// it) stands for the https requests to it: what git asks there.
     static func matches(_ pattern: String, _ url: String) -> Bool {
-        guard let request = Parts(url) else { return false }
+        guard let request = Parts(url) ?? Parts("https://" + url) else { return false }
         guard let want = Parts(pattern) else { return matchesPartial(pattern, request) }
         return want.scheme == request.scheme && (want.user == nil || want.user == request.user)
             && hostMatches(want.host, request.host) && want.port == request.port && pathMatches(want.path, request.path)

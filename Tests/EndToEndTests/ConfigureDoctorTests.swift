@@ -260,12 +260,12 @@ import Glibc
         try ChildProcess.writeFile(other, Array("#!/bin/sh\n".utf8), mode: 0o755)
         expectSuccess(try sandbox.git(["config", "--global", "--add", "credential.helper", other]))
         let another = try sandbox.run(copy, ["doctor"])
-        #expect(another.exitCode == 1 && another.stdoutLines.contains("FAIL  helper: \(other) (global) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)); remove that line, or install that helper where only you and root can write. Fix: git config --global --fixed-value --unset credential.helper \(other)"), "\(another)")
+        #expect(another.exitCode == 1 && another.stdoutLines.contains("FAIL  helper: \(other) (global) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)); remove that line, or install that helper where only you and root can write. Fix: git config --global --fixed-value --unset-all credential.helper \(other)"), "\(another)")
         // And one for a URL only (credential.<url>.helper), which git runs for that URL.
         expectSuccess(try sandbox.git(["config", "--global", "--unset-all", "credential.helper", other]))
         expectSuccess(try sandbox.git(["config", "--global", "credential.https://github.com.helper", other]))
         let forURL = try sandbox.run(copy, ["doctor"])
-        #expect(forURL.exitCode == 1 && forURL.stdoutLines.contains("FAIL  helper: \(other) (global, credential.https://github.com.helper) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)); remove that line, or install that helper where only you and root can write. Fix: git config --global --fixed-value --unset credential.https://github.com.helper \(other)"), "\(forURL)")
+        #expect(forURL.exitCode == 1 && forURL.stdoutLines.contains("FAIL  helper: \(other) (global, credential.https://github.com.helper) runs \(other), which others could replace, and git hands it every credential: \(places[0].reason(other)); remove that line, or install that helper where only you and root can write. Fix: git config --global --fixed-value --unset-all credential.https://github.com.helper \(other)"), "\(forURL)")
     }
 
     // MARK: doctor changes nothing

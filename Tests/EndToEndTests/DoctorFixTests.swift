@@ -33,7 +33,7 @@ import Glibc
         case keyFileMode = "the key file is 0644"
         case lockedPassphraseStore = "a passphrase store, locked"
         case plaintextHelperAfterAStorePerURL = "git-credential-store runs too, beside a store per URL (configure --url)"
-        case replaceableHelperIncluded = "another helper's program is under /tmp, in an include.path file"
+        case replaceableHelperIncluded = "another helper's program is under /tmp, twice in an include.path file"
         case plaintextHelperFromEnvironment = "git-credential-store runs too, from GIT_CONFIG_COUNT"
 
         var testDescription: String { rawValue }
@@ -115,7 +115,8 @@ import Glibc
         case .replaceableHelperIncluded:
             let other = sandbox.root + "/tmp-install/git-credential-other"
             try sandbox.file("tmp-install/git-credential-other", "#!/bin/sh\n", mode: 0o755)
-            let included = try sandbox.file("home/included.gitconfig", Array("[credential]\n\thelper = \(other)\n".utf8))
+            // Twice: a Fix of `--unset` (not `--unset-all`) then exits 5 and removes nothing.
+            let included = try sandbox.file("home/included.gitconfig", Array("[credential]\n\thelper = \(other)\n\thelper = \(other)\n".utf8))
             try git("config", "--global", "--add", "include.path", included)
         case .plaintextHelperFromEnvironment:
             try sandbox.file("home/.git-credentials", "https://bob:pb@b.example\n")

@@ -149,8 +149,11 @@ import Testing
     /// general reset written after the URL's pair would clear it (git then asked only the
     /// default store, while status said the URL's). configure moves the URL's pair after its
     /// own, and git, status and doctor agree: the work store answers the work repository.
-    @Test func aGeneralConfigureAfterAStorePerURLKeepsTheURLsStore() throws {
-        let workStore = sandbox.root + "/work-store/credentials.db", workURL = url("work")
+    /// The same for a pattern without a scheme (`configure --url HOST`), which git matches as
+    /// a host (re-test of issue 26: it was neither moved nor seen by status).
+    @Test(arguments: [false, true])
+    func aGeneralConfigureAfterAStorePerURLKeepsTheURLsStore(withoutScheme: Bool) throws {
+        let workStore = sandbox.root + "/work-store/credentials.db", workURL = withoutScheme ? server.host : url("work")
         let perURL = try sandbox.sqlite()("configure", "--url", workURL, "--db", workStore)
         #expect(perURL.exitCode == 0, "configure --url: \(perURL)")
         let general = try sandbox.sqlite()("configure")
@@ -158,7 +161,7 @@ import Testing
                 "configure: \(general)")
         try sandbox.sqlite(["--db", workStore]).storeAll(wire("protocol=http", "host=\(server.host)", "username=\(work.username)", "password=\(work.password)"))
 
-        let clone = try clone(workURL, into: "work")
+        let clone = try clone(url("work"), into: "work")
         #expect(clone.exitCode == 0, "git did not ask the work store: \(clone)")
         let status = try sandbox.sqlite()("status")
         #expect(status.stdoutLines.contains { $0.hasPrefix("for \(workURL) git asks first: \"/") && $0.contains("--db \(workStore)") }, "status: \(status)")
