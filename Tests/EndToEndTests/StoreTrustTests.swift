@@ -150,7 +150,7 @@ import Glibc
         let database = "/tmp/gcs-trust-\(UUID().uuidString).db"
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(database + suffix) } }
         let result = try sandbox.sqlite(["--db", database]).store(Self.credential)
-        expectOneLineFailure(result, exitCode: 1, mentioning: ["/tmp", "Fix: use a directory of your own"])
+        expectOneLineFailure(result, exitCode: 1, mentioning: ["/tmp", "Fix: keep it out of /tmp, which others share and which is emptied: in a directory of your own under your home directory"])
         #expect(!fileExists(database) && !fileExists(sandbox.keyFile), "a store was created")
     }
 
