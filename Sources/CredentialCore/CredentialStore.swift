@@ -163,8 +163,9 @@ public enum HelperActions {
     /// matches both, and the answer is a guess that git will reject, erasing it, when it
     /// was the other account's. The trace says which user answered, why, and what
     /// chooses the user instead.
+    /// Only when tracing: the users a store did not read are found by walking its names.
     static func noteChoice(_ chosen: Credential, among matches: [Credential], unread: () -> [Value?] = { [] }, for request: Credential, now: UInt64) {
-        guard request.username == nil else { return }
+        guard Trace.isOn, request.username == nil else { return }
         var users: [Value?] = []
         for match in matches where match.answersWhole(request, now: now) && !users.contains(match.username) {
             users.append(match.username)
