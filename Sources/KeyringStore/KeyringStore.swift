@@ -80,13 +80,15 @@ public final class KeyringStore: ManagedStore {
             Trace.note("the keyring answers alone: the SQLite store cannot be read now: \((error as? HelperError)?.message ?? "\(error)")")
             return keyring.map(\.credential)
         }
-        let both = (keyring.map { ($0.credential, $0.stored, 0) } + fromSQLite.map { ($0.credential, $0.stored ?? 0, 1) }).enumerated()
-            .sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
-        sqliteItemsAmongTheKeyrings = both.filter { $0.2 == 1 }.map { $0.0 }
-        if let first = both.first, first.2 == 1 {
-            Trace.note("the SQLite store's item was stored after the keyring's newest (\(first.1) > \(newestInKeyring), nanoseconds since 1970): it answers first")
+        typealias Dated = (credential: Credential, stored: UInt64, inSQLite: Bool)
+        let dated: [Dated] = keyring.map { ($0.credential, $0.stored, false) } + fromSQLite.map { ($0.credential, $0.stored ?? 0, true) }
+        // Newest first; on a tie, the order above (the keyring's first).
+        let both = dated.enumerated().sorted { ($0.element.stored, -$0.offset) > ($1.element.stored, -$1.offset) }.map(\.element)
+        sqliteItemsAmongTheKeyrings = both.filter(\.inSQLite).map(\.credential)
+        if let first = both.first, first.inSQLite {
+            Trace.note("the SQLite store's item was stored after the keyring's newest (\(first.stored) > \(newestInKeyring), nanoseconds since 1970): it answers first")
         }
-        return both.map { $0.0 }
+        return both.map(\.credential)
     }
 
     public func items(matching request: Credential, for purpose: MatchPurpose) throws -> [Credential] {

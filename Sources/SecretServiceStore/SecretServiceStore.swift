@@ -363,7 +363,7 @@ public final class SecretServiceStore: ManagedStore {
     /// stores after it). Only between such items do the paths decide, which gives at least
     /// the same answer every time.
     static func newestFirst(_ items: [Item]) -> [Item] {
-        func key(_ item: Item) -> (UInt64, UInt64, String) { (item.created, item.stored == 0 ? .max : item.stored, item.path) }
+        func key(_ item: Item) -> (UInt64, UInt64, String) { (item.created, item.storedNanoseconds, item.path) }
         return items.sorted { key($0) > key($1) }
     }
 
