@@ -203,12 +203,15 @@ fuzz: $(FUZZER)
 fuzz-merge: $(FUZZER)
 	$(FUZZER) -merge=1 fuzz/corpus $(FUZZ_DIR)/corpus
 
-# Times against git's own helpers (bench/bench.py), then instructions, which do not vary
-# with the machine's load: a sqlite get, a keyring get (alone, and with a SQLite store
-# beside it) and a credential-curl call (bench/instructions.py, in the test keyring).
+# Times against git's own helpers (bench/bench.py), a git-credential-forward get over ssh on
+# loopback beside the local get (bench/forward.py: a throwaway sshd and user, so root), then
+# instructions, which do not vary with the machine's load: a sqlite get, a keyring get (alone,
+# and with a SQLite store beside it) and a credential-curl call (bench/instructions.py, in the
+# test keyring).
 bench: deps-test build
-	@scripts/apt-install valgrind
+	@scripts/apt-install valgrind openssh-server openssh-client
 	python3 bench/bench.py --bin $(RELEASE_DIR)
+	python3 bench/forward.py --bin $(RELEASE_DIR)
 	scripts/with-test-keyring python3 bench/instructions.py --bin $(RELEASE_DIR)
 
 clean:

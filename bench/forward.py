@@ -14,6 +14,8 @@ store (key file, 10 entries), interleaved in one run:
                      runs `git credential fill`, which runs git-credential-sqlite
   B  local get       `git-credential-sqlite get` here (what git would run without ssh)
   C  git fill        `git -C / credential fill` here, as serve runs it for each request
+  D  forward here    `git-credential-forward get` here, straight to serve's socket (no
+                     ssh): A - D is ssh's share, D - C the client's and serve's
 
 A is timed ON THE REMOTE, by a small Python loop that the ssh session runs there (the
 same spawn-to-reap timing as bench.py's, in the remote user's session): this script sends
@@ -63,7 +65,6 @@ from bench import (DEFAULT_BIN_DIR, DEFAULT_OUT_DIR, HELPER_NAME, SMALL, BenchEr
                    run_timed, sqlite_helper, summarize, write_credential_store_file)
 
 FORWARD_NAME = "git-credential-forward"
-EXECUTABLE = "credential-helpers"       # the static executable; a program per name it is run by
 SSHD = Path("/usr/sbin/sshd")
 REMOTE_NAME = "bench"                   # serve's NAME: the remote's name (socket, log)
 TARGET_FORWARD_DIFFERENCE_MS = 10.0     # forwarded get - local sqlite get, medians
@@ -239,8 +240,10 @@ def make_remote(root: Path, cleanups: list) -> Remote:
         f"Port {port}", "ListenAddress 127.0.0.1", f"HostKey {host_key}", f"PidFile {sshd_dir / 'sshd.pid'}",
         "UsePAM no", "PubkeyAuthentication yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
         "PermitRootLogin no", f"AllowUsers {user}", "AuthorizedKeysFile .ssh/authorized_keys",
-        "AllowStreamLocalForwarding yes", "AllowTcpForwarding no", "X11Forwarding no", "PermitTTY no",
-        "PrintMotd no", "PrintLastLog no", "LogLevel ERROR", ""]))
+        # AllowTcpForwarding no would refuse the socket's forward too (OpenSSH 9.2 sets the
+        # remote forwards' permission from it alone): remote, the least that lets -R through.
+        "AllowStreamLocalForwarding yes", "AllowTcpForwarding remote", "X11Forwarding no", "PermitTTY no",
+        "PrintMotd no", "PrintLastLog no", "LogLevel INFO", ""]))
     # Debian's sshd needs its privilege-separation directory (systemd makes it at boot).
     privsep = Path("/run/sshd")
     if not privsep.exists():
@@ -330,13 +333,14 @@ def measure(lanes: list[Lane], expected: Credential, runs: int, warmup: int) -> 
 
 
 def evaluate(lanes: dict[str, dict]) -> tuple[list[dict], dict]:
-    forwarded, local, fill = (lanes[k]["median_ms"] for k in ("forwarded", "sqlite", "fill"))
+    forwarded, local, fill, here = (lanes[k]["median_ms"] for k in ("forwarded", "sqlite", "fill", "here"))
     difference = round(forwarded - local, 3)
     return [{"target": "forwarded get - local sqlite get (medians)", "value": difference,
              "limit": TARGET_FORWARD_DIFFERENCE_MS, "unit": " ms",
              "status": "PASS" if difference <= TARGET_FORWARD_DIFFERENCE_MS else "MISS"}], {
         "forwarded_minus_sqlite_ms": difference, "forwarded_over_sqlite": ratio(forwarded, local),
-        "forwarded_minus_fill_ms": round(forwarded - fill, 3), "forwarded_over_fill": ratio(forwarded, fill)}
+        "forwarded_minus_fill_ms": round(forwarded - fill, 3), "forwarded_over_fill": ratio(forwarded, fill),
+        "forwarded_minus_here_ms": round(forwarded - here, 3), "here_minus_fill_ms": round(here - fill, 3)}
 
 
 def format_report(meta: dict, lanes: dict[str, dict], titles: dict[str, str], targets: list[dict],
@@ -351,11 +355,11 @@ def format_report(meta: dict, lanes: dict[str, dict], titles: dict[str, str], ta
         f" on the remote {meta['remote_spawn_overhead_ms']:.2f} ms",
         "",
         f"{SMALL} entries in one git-credential-sqlite store (key file); the same credential asked by all",
-        f"{'lane':<58}{'median':>8}{'p10':>8}{'p90':>8}{'IQR':>8}",
-        "-" * 90,
+        f"{'lane':<62}{'median':>8}{'p10':>8}{'p90':>8}{'IQR':>8}",
+        "-" * 94,
     ]
     for key, summary in lanes.items():
-        lines.append(f"{titles[key]:<58}{summary['median_ms']:8.2f}{summary['p10_ms']:8.2f}"
+        lines.append(f"{titles[key]:<62}{summary['median_ms']:8.2f}{summary['p10_ms']:8.2f}"
                      f"{summary['p90_ms']:8.2f}{summary['iqr_ms']:8.2f}")
     target = targets[0]
     lines += [
@@ -363,8 +367,9 @@ def format_report(meta: dict, lanes: dict[str, dict], titles: dict[str, str], ta
         f"  forwarded - local sqlite get: {derived['forwarded_minus_sqlite_ms']:.2f} ms"
         f" <= {target['limit']:.0f} ms {target['status']}   ratio {fmt(derived['forwarded_over_sqlite'], '.2f', 'x')}",
         f"  forwarded - git credential fill: {derived['forwarded_minus_fill_ms']:.2f} ms"
-        f"   ratio {fmt(derived['forwarded_over_fill'], '.2f', 'x')}"
-        "   (what forwarding adds: the client, ssh both ways, serve's fork)",
+        f"   ratio {fmt(derived['forwarded_over_fill'], '.2f', 'x')}   (what forwarding adds), of which",
+        f"    ssh both ways (A - D): {derived['forwarded_minus_here_ms']:.2f} ms;"
+        f" the forward client and serve (D - C): {derived['here_minus_fill_ms']:.2f} ms",
         "",
         "Targets",
     ]
@@ -381,7 +386,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Benchmark a git-credential-forward get over ssh on loopback (see module docstring).")
     parser.add_argument("--bin", type=Path, default=DEFAULT_BIN_DIR,
-                        help=f"directory holding {EXECUTABLE} (default: %(default)s)")
+                        help=f"directory holding {HELPER_NAME} (default: %(default)s)")
     parser.add_argument("--get-runs", type=int, help="timed runs per lane (default 30; quick 5)")
     parser.add_argument("--warmup", type=int, help="untimed warm-up rounds (default 3; quick 1)")
     parser.add_argument("--quick", action="store_true", help="smoke run: few repetitions")
@@ -404,7 +409,9 @@ def main(argv: list[str]) -> int:
         print("forwarded get over ssh: skipped: it needs root (a throwaway user and sshd); run it as root",
               file=sys.stderr)
         return 0
-    executable = (args.bin / EXECUTABLE).resolve()
+    # The stripped release file (credential-helpers is SwiftPM's, with its symbols): one
+    # executable, a program per name it is run by, so the sqlite one is the forward one.
+    executable = (args.bin / HELPER_NAME).resolve()
     if not os.access(executable, os.X_OK):
         print(f"error: {executable} not found or not executable; build it first: make build", file=sys.stderr)
         return 1
@@ -435,11 +442,10 @@ def main(argv: list[str]) -> int:
         # One copy of the executable, mode 755 in a 755 directory, by the names each end runs.
         bin_dir = tmp_root / "bin"
         bin_dir.mkdir(mode=0o755)
-        shutil.copyfile(executable, bin_dir / EXECUTABLE)
-        (bin_dir / EXECUTABLE).chmod(0o755)
-        for name in (HELPER_NAME, FORWARD_NAME):
-            os.link(bin_dir / EXECUTABLE, bin_dir / name)
         sqlite, forward = bin_dir / HELPER_NAME, bin_dir / FORWARD_NAME
+        shutil.copyfile(executable, sqlite)
+        sqlite.chmod(0o755)
+        os.link(sqlite, forward)
 
         # The person's end: a throwaway HOME whose git names the SQLite store as its helper.
         person = tmp_root / "person"
@@ -474,6 +480,8 @@ def main(argv: list[str]) -> int:
             Lane("sqlite", f"B  local: {HELPER_NAME} get", lambda: run_timed(store.argv("get"), request, environment), []),
             Lane("fill", "C  local: git credential fill (what serve runs)",
                  lambda: run_timed(["git", "-C", "/", "credential", "fill"], request, fill_env), []),
+            Lane("here", f"D  here: {FORWARD_NAME} get to serve's socket (no ssh)",
+                 lambda: run_timed([str(forward), "--socket", str(local_socket), "get"], request, environment), []),
         ]
         measure(lanes, expected, args.get_runs, args.warmup)
         meta["serve_log_lines"] = len((logs / "serve.log").read_text().splitlines())
