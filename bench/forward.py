@@ -387,7 +387,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description="Benchmark a git-credential-forward get over ssh on loopback (see module docstring).")
     parser.add_argument("--bin", type=Path, default=DEFAULT_BIN_DIR,
                         help=f"directory holding {HELPER_NAME} (default: %(default)s)")
-    parser.add_argument("--get-runs", type=int, help="timed runs per lane (default 30; quick 5)")
+    parser.add_argument("--get-runs", type=int, help="timed runs per lane (default 100; quick 5)")
     parser.add_argument("--warmup", type=int, help="untimed warm-up rounds (default 3; quick 1)")
     parser.add_argument("--quick", action="store_true", help="smoke run: few repetitions")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR,
@@ -396,7 +396,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="parent of the temporary directory (default: system temp dir)")
     parser.add_argument("--keep-tmp", action="store_true", help="do not delete the temporary directory")
     args = parser.parse_args(argv)
-    args.get_runs = args.get_runs if args.get_runs is not None else (5 if args.quick else 30)
+    args.get_runs = args.get_runs if args.get_runs is not None else (5 if args.quick else 100)
     args.warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
     if args.get_runs < 1 or args.warmup < 0:
         parser.error("--get-runs must be >= 1, --warmup >= 0")
@@ -492,6 +492,9 @@ def main(argv: list[str]) -> int:
                 print(f"--- {name} ---\n{logs_file.read_text(errors='replace').strip()}", file=sys.stderr)
         return 1
     finally:
+        # A second Ctrl-C or SIGTERM must not cut the cleanup short (the user would stay).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for cleanup in reversed(cleanups):   # the session, sshd, serve, then the user
             try:
                 cleanup()
