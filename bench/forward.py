@@ -4,7 +4,7 @@ the local get it ends in (issue 25: "costs one round trip on top of the local he
 
 What it measures
 ----------------
-Three whole-process gets of the same credential from the same git-credential-sqlite
+Four lanes of whole-process gets of the same credential from the same git-credential-sqlite
 store (key file, 10 entries), interleaved in one run:
 
   A  forwarded get   `git-credential-forward get` run by a throwaway user on the
@@ -31,7 +31,7 @@ AllowUsers that user). Everything is removed at the end, the user too, whatever
 happened. Not root: the row set is skipped with one line, exit 0.
 
 The programs are the release build's (--bin), copied into the temporary directory (the
-remote user cannot reach .build/release under /work; all three lanes then run the same
+remote user cannot reach .build/release under /work; all lanes then run the same
 freshly copied file, see bench/README.md on the page cache).
 
 Results: a table on stdout, bench/out/forward.txt, and bench/out/forward.json (all
@@ -495,7 +495,7 @@ def main(argv: list[str]) -> int:
         # A second Ctrl-C or SIGTERM must not cut the cleanup short (the user would stay).
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for cleanup in reversed(cleanups):   # the session, sshd, serve, then the user
+        for cleanup in reversed(cleanups):   # the session, sshd, the user, then serve
             try:
                 cleanup()
             except Exception as error:   # one failed step must not keep the user behind
