@@ -18,7 +18,7 @@ struct ForwardServer {
     /// A request comes whole within this (git writes it at once).
     static let requestSeconds = 5.0
     /// No child outlives this, whatever it waits for.
-    static let childSeconds: UInt32 = 150
+    static let childSeconds = UInt32(ForwardWire.longestWait)
 
     nonisolated(unsafe) static var stopping: sig_atomic_t = 0
 
@@ -52,6 +52,11 @@ struct ForwardServer {
         let listener = try listen()
         var bound = stat()
         lstat(socket, &bound)
+        // One confirmation on the desktop at a time: a lock each child takes before it asks
+        // (lockf: a process's own lock, released when it ends however it ends), on a file
+        // unlinked at once.
+        let confirmations = open(socket + ".lock", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        unlink(socket + ".lock")
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
         let actions = ["get"] + (policy.allowStore ? ["store"] : []) + (policy.allowErase ? ["erase"] : [])
@@ -80,7 +85,7 @@ struct ForwardServer {
                 close(listener)
                 for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
                 alarm(Self.childSeconds)
-                ForwardRequestHandler(policy: policy, log: log).handle(ForwardConnection(fd: fd))
+                ForwardRequestHandler(policy: policy, log: log, confirmations: confirmations).handle(ForwardConnection(fd: fd))
                 _exit(0)
             }
             if pid > 0 { children += 1 }
@@ -100,6 +105,8 @@ struct ForwardServer {
 struct ForwardRequestHandler {
     let policy: ForwardPolicy
     let log: ForwardLog
+    /// The lock a confirmation holds while it shows (ForwardServer.run).
+    let confirmations: Int32
 
     func handle(_ opened: ForwardConnection) {
         var connection = opened
@@ -124,15 +131,24 @@ struct ForwardRequestHandler {
         if case .refuse(let reason, let why) = policy.decide(action, request) {
             return refuse(connection, reason, action, request, why)
         }
+        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
+        // git stores with every helper what it just used: a store of what the person's
+        // helpers hold already changes nothing, and asks nothing.
+        if action == .store, let held = PersonsHelpers.fill(request).answer, held.username == request.username,
+           held.password == request.password, held.credential == request.credential {
+            connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + 1)
+            return log.write(policy.name, action, request, "already held by your helpers: nothing to store")
+        }
         if policy.confirm {
-            connection.write(ForwardWire.wait(Int(ForwardConfirmation.seconds) + 5), until: deadline)
+            guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
+                return refuse(connection, .busy, action, request, "refused: another request is waiting for your confirmation")
+            }
             switch ForwardConfirmation.ask(question(action, request)) {
             case .yes: break
             case .no: return refuse(connection, .declined, action, request, "declined at the confirmation")
             case .nobody(let why): return refuse(connection, .declined, action, request, "refused: no one to confirm it: \(why)")
             }
         }
-        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + 5), until: ForwardConnection.now + 1)
         switch action {
         case .get:
             let (answer, why) = PersonsHelpers.fill(request)
