@@ -147,4 +147,18 @@ import Glibc
         #expect(session.code == 2, "\(session)")
         #expect(session.terminal.replacingOccurrences(of: "\r", with: "") == "git-credential-forward: store reads git's request on standard input, which is a terminal here. Fix: git runs it; to try it: printf 'protocol=https\\nhost=HOST\\n\\n' | git-credential-forward get\n", "\(session)")
     }
+
+    @Test func mistakesOfAPersonGetOneLineThatLeadsSomewhere() throws {
+        let sandbox = try Sandbox()
+        let program = BuiltProducts.directory + "/git-credential-forward"
+        let typo = try sandbox.run(program, ["serv", "build"])
+        #expect(typo.exitCode == 2 && typo.stderrText == "git-credential-forward: unknown command 'serv'. Fix: did you mean 'serve'? (see git-credential-forward --help)\n", "\(typo)")
+        let log = try sandbox.run(program, ["serve", "build", "--host", "github.com", "--log", sandbox.root + "/no/such/forward.log"])
+        #expect(log.exitCode == 2 && log.stderrText.contains("its directory \(sandbox.root)/no/such does not exist. Fix: create it (mkdir -p"), "\(log)")
+        let port = try sandbox.run(program, ["serve", "build", "--host", "github.com:99999"])
+        #expect(port.exitCode == 2 && port.stderrText.contains("--host github.com:99999 is not HOST or HOST:PORT"), "\(port)")
+        // serve runs until stopped: its first lines, then the end of the test's patience.
+        let confirm = try sandbox.run(program, ["serve", "build", "--host", "github.com", "--confirm", "--socket", sandbox.root + "/build.sock"], timeout: 3)
+        #expect(confirm.stderrText.contains("git-credential-forward: --confirm: no one can be asked here, so every request is refused: no display to ask on"), "\(confirm)")
+    }
 }
