@@ -18,7 +18,7 @@ struct ForwardServer {
     /// A request comes whole within this (git writes it at once).
     static let requestSeconds = 5.0
     /// No child outlives this, whatever it waits for.
-    static let childSeconds: UInt32 = 150
+    static let childSeconds = UInt32(ForwardWire.longestWait)
 
     nonisolated(unsafe) static var stopping: sig_atomic_t = 0
 
@@ -52,11 +52,20 @@ struct ForwardServer {
         let listener = try listen()
         var bound = stat()
         lstat(socket, &bound)
+        // One confirmation on the desktop at a time: a lock each child takes before it asks
+        // (lockf: a process's own lock, released when it ends however it ends), on a file
+        // unlinked at once.
+        let confirmations = open(socket + ".lock", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        unlink(socket + ".lock")
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
         let actions = ["get"] + (policy.allowStore ? ["store"] : []) + (policy.allowErase ? ["erase"] : [])
         SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(actions.joined(separator: ", ")) for \(hosts)"
             + (policy.confirm ? ", each confirmed" : "") + "; Ctrl-C stops\n")
+        if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
+            SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
+                                             fix: "run serve in your desktop session, or set SSH_ASKPASS to a program that asks").line(program: "git-credential-forward") + "\n")
+        }
         var children = 0
         while Self.stopping == 0 {
             while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
@@ -80,7 +89,7 @@ struct ForwardServer {
                 close(listener)
                 for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
                 alarm(Self.childSeconds)
-                ForwardRequestHandler(policy: policy, log: log).handle(ForwardConnection(fd: fd))
+                ForwardRequestHandler(policy: policy, log: log, confirmations: confirmations).handle(ForwardConnection(fd: fd))
                 _exit(0)
             }
             if pid > 0 { children += 1 }
@@ -100,12 +109,17 @@ struct ForwardServer {
 struct ForwardRequestHandler {
     let policy: ForwardPolicy
     let log: ForwardLog
+    /// The lock a confirmation holds while it shows (ForwardServer.run).
+    let confirmations: Int32
 
     func handle(_ opened: ForwardConnection) {
         var connection = opened
         let deadline = ForwardConnection.now + ForwardServer.requestSeconds
         guard let first = connection.line(until: deadline, limit: ForwardWire.lineLimit) else {
-            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
+            // Closed before a byte came: the remote's helper seeing whether a session's
+            // socket is still alive (RemoteSessions.claim), nothing asked.
+            if connection.ended && connection.received == 0 { return }
+            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
         }
         guard let action = ForwardWire.action(of: first) else {
             return refuse(connection, .badRequest, .get, nil, "not a request of \(ForwardWire.version)")
@@ -121,34 +135,44 @@ struct ForwardRequestHandler {
         do { request = try WireFormat.parse(block) } catch {
             return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
         }
-        if case .refuse(let reason, let why) = policy.decide(action, request) {
-            return refuse(connection, reason, action, request, why)
+        let decision = policy.decide(action, request)
+        if case .refuse(.notAllowed, let why) = decision { return refuse(connection, .notAllowed, action, request, why) }
+        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
+        // git stores with every helper what it just used, after each fetch and push: a
+        // store of what the person's helpers hold already changes nothing, asks nothing and
+        // is not worth a line, allowed or not.
+        if action == .store, let held = PersonsHelpers.fill(request).answer, held.username == request.username,
+           held.password == request.password, held.credential == request.credential {
+            connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + 1)
+            return
         }
+        if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
         if policy.confirm {
-            connection.write(ForwardWire.wait(Int(ForwardConfirmation.seconds) + 5), until: deadline)
+            guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
+                return refuse(connection, .busy, action, request, "refused: another request is waiting for your confirmation")
+            }
             switch ForwardConfirmation.ask(question(action, request)) {
             case .yes: break
             case .no: return refuse(connection, .declined, action, request, "declined at the confirmation")
             case .nobody(let why): return refuse(connection, .declined, action, request, "refused: no one to confirm it: \(why)")
             }
         }
-        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + 5), until: ForwardConnection.now + 1)
         switch action {
         case .get:
             let (answer, why) = PersonsHelpers.fill(request)
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
-            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
             log.write(policy.name, action, request, why)
+            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
         default:
-            let done = PersonsHelpers.tell(action, request)
+            log.write(policy.name, action, request, PersonsHelpers.tell(action, request))
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
-            log.write(policy.name, action, request, done)
         }
     }
 
+    /// The log's line first: whoever sees the answer finds it logged.
     func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action, _ request: Credential?, _ why: String) {
-        connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
         log.write(policy.name, action, request, why)
+        connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 
     /// What the person is asked: who asks, for what, for which host and user.

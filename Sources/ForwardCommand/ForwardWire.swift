@@ -13,7 +13,7 @@ enum ForwardWire {
     /// A request carries a few short fields (wwwauth[] at most a few kilobytes).
     static let requestLimit = 1 << 20
     /// How long the serving end says it may take, at most: the remote waits no longer.
-    static let longestWait = 120
+    static let longestWait = 150
 
     enum Action: String, CaseIterable {
         case get, store, erase, ping

@@ -22,9 +22,10 @@ enum PersonsHelpers {
 
     /// What the person's helpers answer for `request`: only what git needs to authenticate
     /// (never an OAuth refresh token, the long-lived secret that makes new ones), and only
-    /// for the protocol and host asked. nil when they have nothing, or why not.
+    /// for the protocol and host asked, whatever else the request holds (a password git
+    /// would echo). nil when they have nothing, or why not.
     static func fill(_ request: Credential) -> (answer: Credential?, why: String) {
-        guard let result = git("fill", request) else { return (nil, "git does not run: \(SystemIO.errorText())") }
+        guard let result = git("fill", request.lookup) else { return (nil, "git does not run: \(SystemIO.errorText())") }
         guard result.succeeded else {
             return (nil, result.timedOut ? "git credential fill gave no answer within \(Int(seconds)) seconds" : "no helper here has one")
         }
@@ -51,5 +52,14 @@ enum PersonsHelpers {
         guard let result = git(verb, request) else { return "git does not run: \(SystemIO.errorText())" }
         return result.succeeded ? (action == .store ? "stored by your helpers" : "erased by your helpers")
             : "git credential \(verb) failed: \(result.lastErrorLine)"
+    }
+}
+
+extension Credential {
+    /// What names this credential, without what it holds: a request to fill.
+    var lookup: Credential {
+        var request = Credential(protocol: `protocol`, host: host, path: path, username: username)
+        request.capabilities = capabilities
+        return request
     }
 }

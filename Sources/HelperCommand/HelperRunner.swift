@@ -85,6 +85,12 @@ public enum HelperRunner {
                 SystemIO.writeAll(1, script + "\n")
                 exit(0)
             }
+            // A command of subcommands (git-credential-forward): a first word that names
+            // none is a typo, said as a helper's is (`serv` means `serve`).
+            let known = Command.configuration.subcommands.map { $0._commandName }
+            if !known.isEmpty, let first = arguments.first, !first.hasPrefix("-"), !(known + ["help"]).contains(first) {
+                throw UnknownCommand.error(program: Command._commandName, words: [first], known: known + ["help"])
+            }
             try runParsed(Command.parseAsRoot(arguments), root: command)
         } catch {
             exit(report(error, root: Command.self))
