@@ -11,7 +11,11 @@ store (key file, 10 entries), interleaved in one run:
                      "remote" end of one ssh session (`ssh -R REMOTE.sock:LOCAL.sock`
                      to a throwaway sshd on 127.0.0.1); its request crosses the
                      forwarded socket, ssh, `git-credential-forward serve` here, which
-                     runs `git credential fill`, which runs git-credential-sqlite
+                     runs `git credential fill`, which runs git-credential-sqlite.
+                     REMOTE.sock is the remote end's default (~/.git-credential-forward.sock,
+                     no --socket: as `setup` configures it), so each get finds its
+                     session's socket as git's would (the first get moves it into
+                     ~/.git-credential-forward/, there being no ~/.ssh/rc to claim it)
   B  local get       `git-credential-sqlite get` here (what git would run without ssh)
   C  git fill        `git -C / credential fill` here, as serve runs it for each request
   D  forward here    `git-credential-forward get` here, straight to serve's socket (no
@@ -69,15 +73,20 @@ SSHD = Path("/usr/sbin/sshd")
 REMOTE_NAME = "bench"                   # serve's NAME: the remote's name (socket, log)
 TARGET_FORWARD_DIFFERENCE_MS = 10.0     # forwarded get - local sqlite get, medians
 WAIT_SECONDS = 20.0                     # bounded waits: sshd listening, serve's socket, a reply
+SUN_PATH_MAX = 107                      # a Unix socket's path, at most (sockaddr_un's 108 with its NUL)
+# The longest name the remote end gives a session's socket here (RemoteSessions.sessionName:
+# SSH_CONNECTION's words joined by '_', loopback and ports at most 65535).
+LONGEST_SESSION_SOCKET = "/.git-credential-forward/127.0.0.1_65535_127.0.0.1_65535.sock"
 
 
 # --------------------------------------------------------------------------
 # The remote's timing loop (run by the ssh session, as the throwaway user)
 # --------------------------------------------------------------------------
 
-# One line in, one JSON line out: "get" runs the forwarded get, "true" /bin/true (the
-# remote harness's spawn cost). It first waits (bounded) for sshd to have bound the
-# forwarded socket, then says "ready". Nothing secret is in its argv: protocol and host.
+# One line in, one JSON line out: "get" runs the forwarded get (on its default socket, as
+# git's credential.helper line from setup runs it), "true" /bin/true (the remote harness's
+# spawn cost). It first waits (bounded) for sshd to have bound the forwarded socket, then
+# says "ready". Nothing secret is in its argv: protocol and host.
 REMOTE_LOOP = r"""
 import gc, json, os, stat, subprocess, sys, time
 program, sock, host = sys.argv[1:4]
@@ -96,7 +105,7 @@ while True:
 print(json.dumps({"ready": True}), flush=True)
 gc.disable()
 for line in sys.stdin:
-    argv = {"get": [program, "--socket", sock, "get"], "true": ["/bin/true"]}[line.strip()]
+    argv = {"get": [program, "get"], "true": ["/bin/true"]}[line.strip()]
     start = time.perf_counter_ns()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = proc.communicate(request if argv[0] == program else b"")
@@ -211,7 +220,13 @@ class Remote:
 def make_remote(root: Path, cleanups: list) -> Remote:
     """A user whose home is in `root`, and an sshd on 127.0.0.1 that lets only it in."""
     user = f"gcf-bench-{os.getpid()}"
-    home = root / "remote-home"
+    home = root / "remote"
+    # The remote end moves the forwarded socket into ~/.git-credential-forward/ under the
+    # session's name, and cannot connect to it there when that path is too long for a
+    # socket (it does not check: the get then stays silent).
+    if len(str(home) + LONGEST_SESSION_SOCKET) > SUN_PATH_MAX:
+        raise BenchError(f"the remote home {home} is too long for the session's socket below it"
+                         f" (a socket's path is at most {SUN_PATH_MAX} bytes): give a shorter --tmp-root")
     if subprocess.run(["id", user], capture_output=True).returncode == 0:
         raise BenchError(f"user {user} exists already (left by a run that was killed?): userdel {user}, then run again")
     # useradd's default password is '!', which sshd without PAM takes for a locked account.
@@ -286,7 +301,7 @@ def start_serve(forward: Path, host: str, environment: Environment, logs: Path, 
 def open_session(remote: Remote, forward: Path, local_socket: Path, host: str, logs: Path,
                  cleanups: list) -> RemoteLoop:
     """One ssh session: the forwarded socket (-R), and REMOTE_LOOP running at its end."""
-    remote_socket = remote.home / ".git-credential-forward.sock"   # the default of the remote end
+    remote_socket = remote.home / ".git-credential-forward.sock"   # the remote end's arrival path
     command = " ".join(["python3", "-u", "-c", shlex.quote(REMOTE_LOOP), shlex.quote(str(forward)),
                         shlex.quote(str(remote_socket)), shlex.quote(host), str(WAIT_SECONDS)])
     argv = ["ssh", "-F", "/dev/null", "-T", "-p", str(remote.port), "-i", str(remote.client_key),
@@ -422,7 +437,8 @@ def main(argv: list[str]) -> int:
     # SIGTERM (make interrupted, a timeout) unwinds like Ctrl-C, so the user and sshd go.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
-    tmp_root = Path(tempfile.mkdtemp(prefix="git-credential-forward-bench-", dir=args.tmp_root))
+    # Short: the remote's socket paths are below it (SUN_PATH_MAX).
+    tmp_root = Path(tempfile.mkdtemp(prefix="gcf-bench-", dir=args.tmp_root))
     tmp_root.chmod(0o755)   # the remote user reaches its home and the program below it
     cleanups: list[Callable[[], None]] = []
     meta = {
