@@ -17,16 +17,27 @@ struct ForwardingHostileTests {
                            forwarding: world.forward(to: serve), input: input, timeout: 180)
     }
 
-    /// After the abuse: an ordinary get through a new session is answered, and every log
-    /// line is one short printable line without the password.
+    /// After the abuse: an ordinary get through a new session is answered (within 15 s:
+    /// serve's children of the abuse may still be ending, and it turns away what comes
+    /// beyond 32 at once), and every log line is one short printable line without the password.
     func expectServeStillAnswers(_ world: ForwardWorld, _ serve: ForwardServe, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let got = try world.helper("get", world.request, through: serve)
-        #expect(got.attributes["password"] == world.password && got.stderr.isEmpty, "an ordinary get afterwards: \(got)\n\(serve.stderr)",
+        let got = try getWithin(15, world, serve)
+        #expect(got.attributes["password"] == world.password && got.stderr.isEmpty, "an ordinary get afterwards: \(got)\n\(serve.stderr)\(serve.log.suffix(5))\nsshd: \(world.sshd.log.suffix(1500))",
                 sourceLocation: sourceLocation)
         for line in serve.log {
             #expect(line.utf8.count < 512 && !line.contains(world.password) && line.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F },
                     "an unsound log line: \(line.prefix(600).debugDescription)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// A get through a new session, again until answered or `seconds` have passed.
+    func getWithin(_ seconds: Double, _ world: ForwardWorld, _ serve: ForwardServe) throws -> ProcessResult {
+        let deadline = Date().addingTimeInterval(seconds)
+        var got: ProcessResult
+        repeat {
+            got = try world.helper("get", world.request, through: serve)
+        } while got.attributes["password"] == nil && Date() < deadline
+        return got
     }
 
     struct Garbage: Sendable, CustomTestStringConvertible {
@@ -67,8 +78,11 @@ struct ForwardingHostileTests {
         let outcomes = Dictionary(uniqueKeysWithValues: flood.stdoutLines.map { line in
             (String(line.split(separator: " ")[0]), Int(line.split(separator: " ")[1]) ?? 0)
         })
-        #expect(Set(outcomes.keys).isSubset(of: ["pong", "none"]) && outcomes.values.reduce(0, +) == 2000,
-                "outcomes other than pong and busy: \(outcomes)\n\(serve.stderr)")
+        // pong; none busy; or closed: serve's queue full, ssh on this side could not connect
+        // and closed the remote's connection (reset, its ping unread). Never an answer, and
+        // none left waiting (the client gives up on one after 30 s: a TimeoutError).
+        #expect(Set(outcomes.keys).isSubset(of: ["pong", "none", "closed", "<ConnectionResetError>"]) && outcomes.values.reduce(0, +) == 2000,
+                "outcomes other than pong, busy and closed: \(outcomes)\n\(serve.stderr)")
         #expect((outcomes["pong"] ?? 0) > 0, "\(outcomes)")
         try expectServeStillAnswers(world, serve)
     }
@@ -85,13 +99,13 @@ struct ForwardingHostileTests {
         #expect(got.attributes["password"] == world.password, "a get beside one unfinished request: \(got)")
 
         let many = try world.sshd.openSession(forwarding: world.forward(to: serve), command: command + " stall 40", expecting: "stalled 40")
+        // Held open (the session goes on) until serve gives up on them...
         let deadline = Date().addingTimeInterval(30)
-        var answered: ProcessResult
-        repeat {
-            answered = try world.helper("get", world.request, through: serve)
-        } while answered.attributes["password"] == nil && Date() < deadline
-        #expect(answered.attributes["password"] == world.password, "no answer within 30 s of 40 unfinished requests: \(answered)\n\(serve.log)")
-        #expect(serve.log.contains { $0.contains("no whole request within 5 seconds") }, "\(serve.log)")
+        while !serve.log.contains(where: { $0.contains("no whole request within") }) && Date() < deadline { usleep(50_000) }
+        #expect(serve.log.contains { $0.contains("no whole request within") }, "serve did not give up on unfinished requests in 30 s: \(serve.log)")
+        // ...and then answers, the 40 still open on the remote.
+        let answered = try getWithin(15, world, serve)
+        #expect(answered.attributes["password"] == world.password, "no answer beside 40 unfinished requests: \(answered)\n\(serve.log)")
         one.end()
         many.end()
         try expectServeStillAnswers(world, serve)
@@ -162,9 +176,11 @@ struct ForwardingHostileTests {
         let python = ["/usr/bin/python3", forwardClient, socket, "send"]
 
         let stranger = try world.machine.sandbox.runAsAnotherUser(python[0], Array(python.dropFirst()), input: request)
-        #expect(stranger.exitCode == 0 && stranger.stdout.isEmpty, "another uid was answered: \(stranger)")
+        // Closed at once (a reset, or a broken pipe while it sends), not a byte of an answer.
+        #expect(stranger.exitCode == 0 && !stranger.stdoutText.contains("answer") && !stranger.stdoutText.contains(world.password)
+                && !stranger.stdoutText.contains("none"), "another uid was answered: \(stranger)")
         let own = try world.machine.sandbox.run(python[0], Array(python.dropFirst()), input: request)
-        #expect(own.stdoutText.hasPrefix("answer\n") && own.stdoutText.contains("password=\(world.password)\n"), "\(own)")
+        #expect(own.stdoutLines.contains("answer") && own.stdoutText.contains("password=\(world.password)\n"), "\(own)")
         #expect(serve.log.contains { $0.contains("uid \(Sandbox.anotherUser)") }, "\(serve.log)")
     }
 }

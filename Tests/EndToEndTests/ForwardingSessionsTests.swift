@@ -32,24 +32,41 @@ struct ForwardingSessionsTests {
         #expect(fileExists(remote), "sshd removed the remote socket at the session's end (the helper's dead-socket removal assumes it does not)")
     }
 
-    /// A second session to the same host while the first is open, then the first again
-    /// once the second has ended.
-    @Test(arguments: SSHServer.BindUnlink.allCases)
-    func aSecondSessionToTheSameHostGetsTheCredentialAndSoDoesTheFirst(_ bindUnlink: SSHServer.BindUnlink) throws {
+    enum Order: String, CaseIterable, CustomTestStringConvertible {
+        case newerEndsFirst = "the newer session ends first"
+        case olderEndsFirst = "the older session ends first"
+        var testDescription: String { rawValue }
+    }
+
+    /// Two sessions to the same host at once: a clone in them gets the credential; then
+    /// one ends, and the other must still get it.
+    ///
+    /// Both share the one socket path in HOME, and only one listener is there: with
+    /// StreamLocalBindUnlink yes, sshd removes the older session's socket and binds the
+    /// newer's; with no, the newer's forward is not bound and the older's serves both.
+    /// When the session holding the listener ends, the other one is left with a dead socket
+    /// (or none): a known limitation of one fixed path, listed as a known issue below.
+    @Test(arguments: SSHServer.BindUnlink.allCases, Order.allCases)
+    func twoSessionsToTheSameHostGetTheCredential(_ bindUnlink: SSHServer.BindUnlink, _ order: Order) throws {
         let world = try ForwardWorld(bindUnlink: bindUnlink)
         let serve = try world.serve()
-        let first = try world.sshd.openSession(forwarding: world.forward(to: serve))
+        let older = try world.sshd.openSession(forwarding: world.forward(to: serve))
+        let newer = try world.sshd.openSession(forwarding: world.forward(to: serve), requireForward: bindUnlink == .yes)
+        let processes = world.remote.processes.count
 
-        // yes: sshd removes the first session's socket and binds the second's; no: the
-        // second's forward is not bound (the path is taken) and the first's socket serves it.
-        let clone = try world.clone("second", through: serve, requireForward: bindUnlink == .yes)
-        #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone in the second session: \(clone)\n\(serve.log)")
+        // A shell of either session: any process of the user reads the one path in HOME.
+        let clone = try world.clone("with-two-sessions", through: nil)
+        #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone with two sessions open: \(clone)\n\(serve.log)")
 
-        // The first session, its `ssh -R` still running: a get there (any process of the
-        // user reads the one socket path in HOME).
-        let again = try world.helper("get", world.request, through: nil)
-        #expect(again.attributes["password"] == world.password, "the first session lost its forward when the second ended: \(again)\nsshd: \(world.sshd.log)")
-        first.end()
+        let (ending, left) = order == .newerEndsFirst ? (newer, older) : (older, newer)
+        ending.end()
+        try world.remote.waitUntilNoProcesses(but: processes / 2, "one of two sessions ended")
+        let holderEnded = (bindUnlink == .yes) == (order == .newerEndsFirst)
+        try withKnownIssue("the session left gets nothing once the one whose socket sshd bound has ended (one fixed path in HOME)") {
+            let got = try world.helper("get", world.request, through: nil)
+            #expect(got.attributes["password"] == world.password, "the session left lost its forward: \(got)\nsshd: \(world.sshd.log)")
+        } when: { holderEnded }
+        left.end()
         world.expectNothingAtRestOnTheRemote()
     }
 

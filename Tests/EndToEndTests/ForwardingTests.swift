@@ -22,7 +22,7 @@ struct ForwardingTests {
         // Its get answered; the store git sends after the clone worked refused (not allowed
         // by default); the password in no line.
         let log = serve.waitForLog(lines: 2)
-        #expect(log.contains { $0.contains(" remote get http://\(world.server.host)") && $0.hasSuffix(#": answered user "alice""#) }, "\(log)")
+        #expect(log.contains { $0.contains(" remote get http://\(world.server.host)") && $0.contains(": answered") && $0.contains("alice") }, "\(log)")
         #expect(log.contains { $0.contains(" remote store ") && $0.contains("--allow-store") }, "\(log)")
         #expect(!log.joined().contains(world.password), "the log holds the password: \(log)")
     }
@@ -39,7 +39,7 @@ struct ForwardingTests {
         } else {
             expectSilentMiss(got)
             let log = serve.waitForLog(lines: 1)
-            #expect(log.last?.contains("http://\(world.server.host)") == true && log.last?.contains("--host '\(world.server.host)'") == true,
+            #expect(log.last?.contains("http://\(world.server.host)") == true && log.last?.contains("--host \(world.server.host)") == true,
                     "the log does not say which host was asked and how to allow it: \(log)")
         }
     }
@@ -51,7 +51,7 @@ struct ForwardingTests {
         let clone = try world.clone("project", through: serve)
         #expect(clone.exitCode != 0 && !fileExists(world.remote.home + "/project/.git"), "cloned with no host allowed: \(clone)")
         let log = serve.waitForLog(lines: 1)
-        #expect(log.first?.contains("--host '\(world.server.host)'") == true, "\(log)")
+        #expect(log.first?.contains("--host \(world.server.host)") == true, "\(log)")
     }
 
     /// The person's store after the remote's `git credential approve` (a token refreshed

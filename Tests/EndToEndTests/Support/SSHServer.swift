@@ -86,11 +86,11 @@ final class RemoteAccount {
         }
     }
 
-    /// Waits until none of this account's processes is left (a session ended on the
-    /// server's side too); throws after `timeout` seconds.
-    func waitUntilNoProcesses(timeout: Double = 15, _ why: String) throws {
+    /// Waits until at most `count` of this account's processes are left (none: every
+    /// session ended on the server's side too); throws after `timeout` seconds.
+    func waitUntilNoProcesses(but count: Int = 0, timeout: Double = 15, _ why: String) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while !processes.isEmpty {
+        while processes.count > count {
             if Date() >= deadline { throw SpawnError(description: "\(why): processes of \(name) still running after \(timeout) s: \(processes)") }
             usleep(20_000)
         }
@@ -296,13 +296,13 @@ final class SSHServer {
     /// the remote socket when this returns), running `command` until its first line
     /// (`expecting`): by default `cat`, which ends when the session does on the server's
     /// side too (its stdin closes).
-    func openSession(forwarding forward: Forward, command: String = "echo ready && exec cat",
+    func openSession(forwarding forward: Forward, requireForward: Bool = true, command: String = "echo ready && exec cat",
                      expecting: String = "ready") throws -> SSHSession {
         let errors = directory + "/session-\(UUID().uuidString.prefix(8)).stderr"
         // ssh's stderr to a file: the pipe is closed once the first line is read, and a later
         // message (a forwarded connection refused) would then kill ssh with SIGPIPE.
         let process = try BackgroundProcess("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>>\(shellQuoted(errors))", "/usr/bin/ssh"]
-                                                + sshArguments(forward: forward, requireForward: true, command: command),
+                                                + sshArguments(forward: forward, requireForward: requireForward, command: command),
                                             environment: sandbox.environment)
         let line: String
         do { line = try process.firstLine(timeout: 30) } catch {
