@@ -77,8 +77,11 @@ let package = Package(
         .target(name: "PassCommands", dependencies: ["HelperCommand", "TransferCommands", "PassStore"]),
         // credential-curl: curl with git's credential, its options an allow-list table.
         .target(name: "CurlCommand", dependencies: ["HelperCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // git-credential-sqlite, git-credential-pass, basic-auth-header and credential-curl: no library of the desktop, a static PIE.
-        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands", "CurlCommand"], linkerSettings: staticPIE),
+        // git-credential-forward: the person's helpers answering on a machine reached by ssh.
+        // A program of the static PIE: on the remote it is one copied file.
+        .target(name: "ForwardCommand", dependencies: ["HelperCommand", "CProcess", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // git-credential-sqlite, git-credential-pass, basic-auth-header, credential-curl and git-credential-forward: no library of the desktop, a static PIE.
+        .executableTarget(name: "credential-helpers", dependencies: ["HelperCommand", "SQLiteCommands", "PassCommands", "CurlCommand", "ForwardCommand"], linkerSettings: staticPIE),
         // git-credential-secretservice and git-credential-keyring: libsecret, linked dynamically.
         .executableTarget(name: "credential-helpers-libsecret", dependencies: ["HelperCommand", "SecretServiceCommands", "KeyringCommands", "SQLiteCommands"]),
         .testTarget(
@@ -94,6 +97,8 @@ let package = Package(
         .testTarget(name: "HelperCommandTests", dependencies: ["HelperCommand", "SQLiteCommands", "CredentialCore"]),
         // credential-curl's option table and argument rules, without a process.
         .testTarget(name: "CurlCommandTests", dependencies: ["CurlCommand", "CredentialCore"]),
+        // git-credential-forward's policy and framing, without a process.
+        .testTarget(name: "ForwardCommandTests", dependencies: ["ForwardCommand", "CredentialCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["CredentialCore"]),
         // Unit tests, no process: the logic of a backend's or a command's own target.
         .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "CredentialCore"]),

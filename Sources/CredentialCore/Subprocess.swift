@@ -155,7 +155,7 @@ public enum Subprocess {
         return entries.map { strdup($0) } + [nil]
     }
 
-    static func monotonicSeconds() -> Double {
+    public static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

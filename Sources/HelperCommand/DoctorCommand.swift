@@ -45,11 +45,11 @@ public struct DoctorCommand<Options: StoreOptions>: ParsableCommand where Option
 }
 
 /// The checks every helper shares.
-enum Doctor {
+public enum Doctor {
     /// Where a shell finds the program. git runs the one its configuration names (checked
     /// with the configuration), by full path since configure writes one: not being on
     /// PATH only means typing the full path. Then PATH's entries that name the current directory.
-    static func path(_ name: String) -> [HealthCheck] {
+    public static func path(_ name: String) -> [HealthCheck] {
         let program = "git-credential-" + name
         let slips = pathSlips()
         guard let found = Subprocess.which(program) else {
@@ -161,11 +161,11 @@ enum Doctor {
     /// file, or the file git names (an include.path file, which `git config --global`
     /// does not write); a line of git -c or GIT_CONFIG_COUNT (scope `command`) is in no
     /// file, and only its giver can drop it.
-    static func place(_ scope: String) -> String {
+    public static func place(_ scope: String) -> String {
         scope == "command" ? "from the environment: git -c, or GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n" : scope + " configuration"
     }
 
-    static func removal(of entry: GitConfig.HelperLines.Entry) -> String {
+    public static func removal(of entry: GitConfig.HelperLines.Entry) -> String {
         guard entry.scope != "command" else {
             return "unset GIT_CONFIG_COUNT GIT_CONFIG_PARAMETERS"
         }

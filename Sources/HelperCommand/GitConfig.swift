@@ -150,10 +150,12 @@ public struct GitConfig {
     /// of the directory we were started in, an untrusted checkout, or a hook's GIT_DIR)
     /// could name a helper that would be handed the credential. The global and system
     /// configuration, and the caller's `git -c`, apply. `nil` when git cannot run.
-    public static func runOutsideAnyRepository(_ arguments: [String], input: [UInt8]? = nil, collectErrors: Bool = true) -> Subprocess.Result? {
-        Subprocess.run("git", ["-C", "/"] + arguments, input: input, collectErrors: collectErrors, environment: [
-            "GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_COMMON_DIR": nil, "GIT_INDEX_FILE": nil, "GIT_OBJECT_DIRECTORY": nil,
-        ])
+    /// `environment` and `timeoutSeconds`: as Subprocess.run takes them.
+    public static func runOutsideAnyRepository(_ arguments: [String], input: [UInt8]? = nil, collectErrors: Bool = true,
+                                               environment: [String: String?] = [:], timeoutSeconds: Double? = nil) -> Subprocess.Result? {
+        let outside: [String: String?] = ["GIT_DIR": nil, "GIT_WORK_TREE": nil, "GIT_COMMON_DIR": nil, "GIT_INDEX_FILE": nil, "GIT_OBJECT_DIRECTORY": nil]
+        return Subprocess.run("git", ["-C", "/"] + arguments, input: input, collectErrors: collectErrors,
+                              environment: outside.merging(environment) { $1 }, timeoutSeconds: timeoutSeconds)
     }
 
     static func git(_ arguments: [String]) throws -> Subprocess.Result {

@@ -75,7 +75,7 @@ public enum HelperRunner {
     /// its everyday calls without the parser, whose reflection costs more than the rest
     /// of such a run, and more the more types the executable holds (basic-auth-header:
     /// 4.9M of 5.2M instructions alone, 5.8M beside the SQLite helper); nil: the parser's.
-    public static func main<Command: ParsableCommand>(command: Command.Type, parsedWithout: ([String]) -> Command? = { _ in nil }) -> Never {
+    public static func main<Command: ParsableCommand>(command: Command.Type, parsedWithout: ([String]) -> ParsableCommand? = { _ in nil }) -> Never {
         ProcessHardening.apply()
         Trace.start(program: Command._commandName)
         let arguments = Array(CommandLine.arguments.dropFirst())

@@ -34,6 +34,7 @@ public enum Programs {
         Program(name: "git-credential-pass", executable: helpers, keeps: [.passwordStore]),
         Program(name: "basic-auth-header", executable: helpers, keeps: []),
         Program(name: "credential-curl", executable: helpers, keeps: []),
+        Program(name: "git-credential-forward", executable: helpers, keeps: []),
         Program(name: "git-credential-secretservice", executable: libsecret, keeps: [.desktopKeyring]),
         Program(name: "git-credential-keyring", executable: libsecret, keeps: [.desktopKeyring, .sqliteFile]),
     ]

@@ -197,13 +197,6 @@ public struct SQLiteOptions: StoreOptions {
     }
 }
 
-/// git runs helpers through the shell, which expands `~`; a path given in other ways may
-/// still carry one.
-func expandingTilde(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/"), let home = SystemIO.environment("HOME") else { return path }
-    return home + path.dropFirst()
-}
-
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",

@@ -1,4 +1,5 @@
 import CurlCommand
+import ForwardCommand
 import HelperCommand
 import PassCommands
 import SQLiteCommands
@@ -12,4 +13,5 @@ programs.run("git-credential-sqlite") { HelperRunner.main(SQLiteHelper.self) }
 programs.run("git-credential-pass") { HelperRunner.main(PassHelper.self) }
 programs.run("basic-auth-header") { BasicAuthHeaderCommand.start() }
 programs.run("credential-curl") { CredentialCurl.start() }
+programs.run("git-credential-forward") { ForwardCommand.start() }
 programs.refuseOtherNames()

@@ -43,7 +43,7 @@ struct ShellCompletion {
         }
         let bin = sandbox.root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
-        for command in ["git-credential-sqlite", "git-credential-secretservice", "git-credential-keyring", "git-credential-pass", "basic-auth-header", "credential-curl"] {
+        for command in ProgramTable.names {
             try FileManager.default.createSymbolicLink(atPath: bin + "/" + command,
                                                        withDestinationPath: BuiltProducts.directory + "/" + command)
         }

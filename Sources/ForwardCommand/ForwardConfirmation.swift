@@ -1,0 +1,30 @@
+import CredentialCore
+
+/// `serve --confirm`: the person says yes on their desktop to each request, as `ssh-add -c`
+/// asks: SSH_ASKPASS (else ssh-askpass on PATH) run with SSH_ASKPASS_PROMPT=confirm and the
+/// question as its one argument; exit status 0 is yes. With no program, no display or no
+/// answer in time, the answer is no: a request no one saw is never granted.
+enum ForwardConfirmation {
+    static let seconds = 60.0
+
+    enum Answer: Equatable {
+        case yes, no
+        case nobody(String)
+    }
+
+    static func ask(_ question: String) -> Answer {
+        let place = PromptPlace.here
+        guard place.desktop else { return .nobody("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset)") }
+        var program = Subprocess.which("ssh-askpass")
+        if let named = SystemIO.environment("SSH_ASKPASS"), !named.isEmpty {
+            do throws(HelperError) { program = try Subprocess.named(by: "SSH_ASKPASS", named) } catch { return .nobody(error.message) }
+        }
+        guard let program else { return .nobody("no askpass program (SSH_ASKPASS is unset and ssh-askpass is not installed)") }
+        guard let result = Subprocess.run(program, [question], input: [], collectErrors: true, limit: 4096,
+                                          environment: ["SSH_ASKPASS_PROMPT": "confirm"], timeoutSeconds: seconds) else {
+            return .nobody("cannot run \(program): \(SystemIO.errorText())")
+        }
+        if result.timedOut { return .nobody("no answer within \(Int(seconds)) seconds") }
+        return result.status == 0 ? .yes : .no
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import CredentialCore
+import HelperCommand
+
+/// `doctor`: without NAME, this machine as the remote (git's configuration, the socket:
+/// there? whose? does the other end answer?); with NAME, the serving end for NAME.
+struct ForwardDoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check a forward and say what to fix: on the remote (no NAME) or on your machine (serve NAME).",
+        discussion: """
+            On the remote: that git runs forward and no helper that writes credentials to a \
+            file here, and that the socket is there, is yours and answers. On your machine \
+            (NAME): that serve answers for NAME, that ssh forwards its socket for NAME \
+            (ssh -G NAME), and that git here has helpers to answer with. Changes nothing, \
+            asks for no credential; exits 1 when a check fails.
+
+            Examples:
+              git-credential-forward doctor              # on the remote
+              git-credential-forward doctor build        # on your machine
+            """)
+
+    @Argument(help: ArgumentHelp("The forward to check on this machine, as serve names it; none: this machine as the remote.", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The socket to check instead of the default one.", valueName: "path"), completion: .file())
+    var socket: String?
+
+    func run() throws {
+        SecretPrompt.allowed = false
+        let checks: [HealthCheck]
+        if let name {
+            try ForwardPolicy.checkName(name)
+            checks = try ForwardDoctor.serving(name, socket: ForwardSockets.serve(name: name, option: socket.map(expandingTilde)))
+        } else {
+            checks = ForwardDoctor.remote(socket: ForwardSockets.remote(option: socket.map(expandingTilde)))
+        }
+        SystemIO.writeAll(1, checks.map { $0.line + "\n" }.joined())
+        if checks.contains(where: { $0.verdict == .fail }) { throw ExitCode.failure }
+    }
+}
+
+enum ForwardDoctor {
+    static func remote(socket: String?) -> [HealthCheck] {
+        Doctor.path("forward") + configuration() + [socketCheck(socket, remote: true)]
+    }
+
+    static func serving(_ name: String, socket: String) -> [HealthCheck] {
+        var checks = [socketCheck(socket, remote: false, name: name)]
+        let forwards = Subprocess.run("ssh", ["-G", name], input: [], collectErrors: true, limit: 1 << 20, timeoutSeconds: 10)?.outputText
+            .split(separator: "\n").filter { $0.hasPrefix("remoteforward ") && $0.hasSuffix(" " + socket) } ?? []
+        checks.append(forwards.isEmpty
+            ? HealthCheck(.warn, "ssh", "ssh's configuration for \(name) forwards nothing to \(socket) (ssh -G \(name)), so only ssh -R on its command line reaches serve",
+                          fix: "add the RemoteForward line git-credential-forward setup \(ShellWord.quoted(name)) prints to ~/.ssh/config")
+            : HealthCheck(.ok, "ssh", "ssh \(name) forwards \(forwards[0].split(separator: " ")[1]) there to \(socket)"))
+        let helpers = (try? GitConfig.helperLines(outsideAnyRepository: true))?.activeGeneral.map(\.value) ?? []
+        checks.append(helpers.isEmpty
+            ? HealthCheck(.fail, "git config", "git here has no credential helper, so serve has nothing to answer with",
+                          fix: "configure one: git-credential-keyring configure (or git-credential-sqlite configure)")
+            : HealthCheck(.ok, "git config", "serve answers with your helpers: " + helpers.map(Trace.quoted).joined(separator: ", ")))
+        return checks
+    }
+
+    /// git on the remote: forward among the helpers it runs; no helper that would write
+    /// what forward answers to a file there (git hands every helper the credential to store).
+    static func configuration() -> [HealthCheck] {
+        guard let lines = try? GitConfig.helperLines() else {
+            return [HealthCheck(.fail, "git config", "git config cannot be read (is git installed?)", fix: "run git config --list to see what is wrong")]
+        }
+        let active = lines.activeGeneral
+        let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map { Trace.quoted($0.value) }.joined(separator: ", ")
+        guard active.contains(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
+            return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: "git config --global credential.helper forward")]
+        }
+        let keeping = ["store", "cache", "sqlite", "pass", "keyring", "secretservice", "libsecret"]
+        if let writer = active.first(where: { entry in keeping.contains { HelperLine(parsing: entry.value).runs($0) } }) {
+            return [HealthCheck(.warn, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
+                                fix: Doctor.removal(of: writer))]
+        }
+        return [HealthCheck(.ok, "git config", order)]
+    }
+
+    static func socketCheck(_ path: String?, remote: Bool, name: String? = nil) -> HealthCheck {
+        let subject = "socket"
+        guard let path else { return HealthCheck(.fail, subject, "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket") }
+        let start = remote ? "connect with the RemoteForward line git-credential-forward setup NAME prints on your machine"
+            : "git-credential-forward serve \(name.map(ShellWord.quoted) ?? "NAME") --host HOST"
+        switch ForwardSockets.connect(path) {
+        case .nobody(let why):
+            return HealthCheck(remote ? .warn : .fail, subject, why + (remote ? ": no ssh session forwards one here now" : ": serve is not running"), fix: start)
+        case .untrusted(let error): return HealthCheck(.fail, subject, error.message, fix: error.fix)
+        case .dead:
+            return HealthCheck(.warn, subject, "\(path) is a socket no one listens on: " + (remote ? "the session that made it ended (the next get removes it)" : "a serve that was killed left it"),
+                               fix: "rm \(ShellWord.quoted(path))" + (remote ? ", then connect again" : ", then " + start))
+        case .connected(var connection):
+            defer { connection.close() }
+            connection.write(ForwardWire.request(.ping, Credential()), until: ForwardConnection.now + ForwardClient.patience)
+            let (reply, why) = ForwardWire.reply(on: &connection, patience: ForwardClient.patience)
+            guard case .pong(let answering)? = reply else {
+                return HealthCheck(.fail, subject, "\(path) is yours, but the other end " + why + (remote ? ": is serve running on your machine?" : ""),
+                                   fix: remote ? "start it on your machine: git-credential-forward serve NAME --host HOST" : start)
+            }
+            return HealthCheck(.ok, subject, "\(path) is yours, and serve \(Trace.quoted(answering)) answers" + (remote ? " on your machine" : ""))
+        }
+    }
+}

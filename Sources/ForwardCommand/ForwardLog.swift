@@ -1,0 +1,52 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve --log`: one line per request, what was asked and what was done, never a secret.
+/// Values the remote sent (host, path, user) are quoted as the trace quotes them: the remote
+/// is the less trusted end, and an escape sequence in a log read on a terminal could rewrite
+/// what the person sees.
+struct ForwardLog {
+    let fd: Int32?
+
+    /// FILE (created 0600, appended to; the user's own, not a link), `-` (stderr) or none.
+    static func open(_ path: String?) throws(HelperError) -> ForwardLog {
+        guard let path else { return ForwardLog(fd: nil) }
+        if path == "-" { return ForwardLog(fd: 2) }
+        try PrivateFiles.checkAncestors(of: path)
+        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw HelperError(.failure, "cannot open the log \(path): \(SystemIO.errorText())",
+                              fix: errno == ELOOP ? "name the file itself, not a symbolic link" : "check the permissions of \(PrivateFiles.directory(of: path))")
+        }
+        var info = stat()
+        if fstat(fd, &info) != 0 || PrivateFiles.whyNotPrivate(info) != nil {
+            Glibc.close(fd)
+            throw HelperError(.failure, "the log \(path) is not a private file of yours (another user's, not a regular file, or readable by others)",
+                              fix: "name a file of your own (chmod 600), or a new one")
+        }
+        return ForwardLog(fd: fd)
+    }
+
+    /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
+    func write(_ name: String, _ action: ForwardWire.Action, _ request: Credential?, _ outcome: String) {
+        guard let fd else { return }
+        var now = time(nil), parts = tm()
+        gmtime_r(&now, &parts)
+        var stamp = [CChar](repeating: 0, count: 32)
+        strftime(&stamp, stamp.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        let asked = request.map { " " + Self.place($0) } ?? ""
+        let line = String(decoding: stamp.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + " \(name) \(action.rawValue)\(asked): \(outcome)\n"
+        // One write of a whole line (O_APPEND): the children's lines never interleave.
+        SystemIO.writeAll(fd, Trace.printable(String(line.dropLast())) + "\n")
+    }
+
+    /// `https://github.com/PATH user "alice"`, the remote's values quoted.
+    static func place(_ request: Credential) -> String {
+        let place = (request.protocol.map { Trace.quoted($0.bytes) + "://" } ?? "") + (request.host.map { Trace.quoted($0.bytes) } ?? "(no host)")
+            + (request.path.map { "/" + Trace.quoted($0.bytes) } ?? "")
+        return place + (request.username.map { " user " + Trace.quoted($0.bytes) } ?? "")
+    }
+}

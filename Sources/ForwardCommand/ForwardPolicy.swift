@@ -1,0 +1,85 @@
+import CredentialCore
+
+/// What one forward may ask: the serving end's choice, never the remote's. Only get unless
+/// store or erase is allowed; only the hosts listed (none listed: nothing); and, if asked
+/// for, the person's yes on their desktop for each request.
+struct ForwardPolicy {
+    /// The remote's name (`serve NAME`): in the socket's name, the log and the question.
+    var name: String
+    var hosts: [HostPattern] = []
+    var allowStore = false
+    var allowErase = false
+    var confirm = false
+
+    /// A host as `--host` gives it: HOST (every port of it) or HOST:PORT (that port only),
+    /// compared without regard to case, as host names are.
+    struct HostPattern: Equatable {
+        let host: String
+        let port: String?
+
+        init(_ text: String) throws(HelperError) {
+            let lowered = text.lowercased()
+            let allowed = lowered.utf8.allSatisfy { byte in
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || [0x2E, 0x2D, 0x5F, 0x3A, 0x5B, 0x5D].contains(byte)
+            }
+            guard !lowered.isEmpty, allowed, lowered.first != ":" else {
+                throw HelperError(.usage, "--host \(Trace.quoted(text)) is not a host name or host:port",
+                                  fix: "give the host as git names it, without scheme or path: --host github.com, --host git.example.com:8443")
+            }
+            // HOST, HOST:PORT, [IPV6] or [IPV6]:PORT.
+            let hostEnd = lowered.hasPrefix("[") ? lowered.firstIndex(of: "]").map { lowered.index(after: $0) } : lowered.firstIndex(of: ":")
+            let end = hostEnd ?? lowered.endIndex
+            let rest = lowered[end...]
+            guard rest.isEmpty || (rest.first == ":" && rest.count > 1 && rest.dropFirst().allSatisfy(\.isNumber)), end > lowered.startIndex else {
+                throw HelperError(.usage, "--host \(Trace.quoted(text)) is not HOST or HOST:PORT", fix: "give the host as git names it: --host git.example.com:8443")
+            }
+            (host, port) = (String(lowered[..<end]), rest.isEmpty ? nil : String(rest.dropFirst()))
+        }
+
+        func matches(_ requestHost: String) -> Bool {
+            let asked = requestHost.lowercased()
+            if let port { return asked == host + ":" + port }
+            if asked == host { return true }
+            guard asked.hasPrefix(host + ":") else { return false }
+            let rest = asked.dropFirst(host.count + 1)
+            return !rest.isEmpty && rest.allSatisfy(\.isNumber)
+        }
+
+        var text: String { port.map { host + ":" + $0 } ?? host }
+    }
+
+    /// A NAME for a socket's file name and a log: letters, digits, '.', '-', '_'.
+    static func checkName(_ name: String) throws(HelperError) {
+        let fine = !name.isEmpty && name.count <= 64 && name.first != "." && name.first != "-"
+            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2E, 0x2D, 0x5F].contains($0) }
+        guard fine else {
+            throw HelperError(.usage, "\(Trace.quoted(name)) cannot name a forward: use letters, digits, '.', '-' and '_' (at most 64, not first '.' or '-')",
+                              fix: "name it as you name the host in ssh: git-credential-forward serve build-server --host github.com")
+        }
+    }
+
+    enum Decision: Equatable {
+        case answer
+        case refuse(ForwardWire.Refusal, why: String)
+    }
+
+    /// Whether `action` on `request` may go to the person's helpers (before any confirmation).
+    func decide(_ action: ForwardWire.Action, _ request: Credential) -> Decision {
+        switch action {
+        case .store where !allowStore:
+            return .refuse(.actionNotAllowed, why: "store is not allowed for \(name) (serve --allow-store allows it)")
+        case .erase where !allowErase:
+            return .refuse(.actionNotAllowed, why: "erase is not allowed for \(name) (serve --allow-erase allows it)")
+        default: break
+        }
+        guard request.protocol != nil, let host = request.host?.text else {
+            return .refuse(.notAllowed, why: "the request names no protocol and host")
+        }
+        guard hosts.contains(where: { $0.matches(host) }) else {
+            let allow = "serve \(name) --host \(ShellWord.quoted(host))"
+            return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet (\(allow) allows this one)"
+                : "\(Trace.quoted(host)) is not among the hosts allowed for \(name) (\(allow) allows it)")
+        }
+        return .answer
+    }
+}

@@ -1,0 +1,179 @@
+import CProcess
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve`: the person's end. Each connection is checked (SO_PEERCRED: the person's own
+/// process, their ssh client) and then handled in a child process of its own, so that a
+/// remote that sends slowly, sends garbage or opens many connections holds up only its own
+/// children, each bounded in bytes and time, and at most `maxChildren` at once.
+struct ForwardServer {
+    let policy: ForwardPolicy
+    let log: ForwardLog
+    let socket: String
+
+    static let maxChildren = 32
+    /// A request comes whole within this (git writes it at once).
+    static let requestSeconds = 5.0
+    /// No child outlives this, whatever it waits for.
+    static let childSeconds = UInt32(ForwardWire.longestWait)
+
+    nonisolated(unsafe) static var stopping: sig_atomic_t = 0
+
+    /// Binds the socket; throws when it cannot, or when another serve answers there already.
+    func listen() throws(HelperError) -> Int32 {
+        let directory = PrivateFiles.directory(of: socket)
+        guard socket.hasPrefix("/") else {
+            throw HelperError(.usage, "--socket \(Trace.quoted(socket)) is not an absolute path", fix: "give the socket's full path")
+        }
+        if !PrivateFiles.exists(directory) { try PrivateFiles.makeDirectories(directory) }
+        try PrivateFiles.checkDirectoryChain(directory, below: socket)
+        switch ForwardSockets.connect(socket) {
+        case .connected(let other):
+            other.close()
+            throw HelperError(.failure, "something already answers on \(socket): another serve for \(policy.name)?",
+                              fix: "stop it first (its terminal, or pkill -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
+        case .untrusted(let error): throw error
+        case .dead:
+            // The socket of a serve that ended without removing it (killed): ours, replaced.
+            unlink(socket)
+        case .nobody: break
+        }
+        let fd = csocket_listen(socket, 64)
+        guard fd >= 0 else {
+            throw HelperError(.failure, "cannot listen on \(socket): \(SystemIO.errorText())", fix: "check the permissions of \(directory), or give another --socket")
+        }
+        return fd
+    }
+
+    func run() throws(HelperError) -> Never {
+        let listener = try listen()
+        var bound = stat()
+        lstat(socket, &bound)
+        // One confirmation on the desktop at a time: a lock each child takes before it asks
+        // (lockf: a process's own lock, released when it ends however it ends), on a file
+        // unlinked at once.
+        let confirmations = open(socket + ".lock", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        unlink(socket + ".lock")
+        for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
+        let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
+        let actions = ["get"] + (policy.allowStore ? ["store"] : []) + (policy.allowErase ? ["erase"] : [])
+        SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(actions.joined(separator: ", ")) for \(hosts)"
+            + (policy.confirm ? ", each confirmed" : "") + "; Ctrl-C stops\n")
+        var children = 0
+        while Self.stopping == 0 {
+            while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 1000) > 0 else { continue }
+            let fd = csocket_accept(listener)
+            guard fd >= 0 else { continue }
+            let peer = csocket_peer_uid(fd)
+            guard peer == Int(geteuid()) else {
+                close(fd)
+                log.write(policy.name, .get, nil, "refused a connection from uid \(peer), not yours")
+                continue
+            }
+            guard children < Self.maxChildren else {
+                ForwardConnection(fd: fd).write(ForwardWire.none(.busy), until: ForwardConnection.now + 0.1)
+                close(fd)
+                continue
+            }
+            let pid = fork()
+            if pid == 0 {
+                close(listener)
+                for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
+                alarm(Self.childSeconds)
+                ForwardRequestHandler(policy: policy, log: log, confirmations: confirmations).handle(ForwardConnection(fd: fd))
+                _exit(0)
+            }
+            if pid > 0 { children += 1 }
+            close(fd)
+        }
+        // Ours still (not replaced by another serve since): removed, so that the remote's
+        // helper finds no one at once rather than a dead socket.
+        var now = stat()
+        if lstat(socket, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev { unlink(socket) }
+        SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)\n")
+        exit(0)
+    }
+}
+
+/// One connection, in its child: the request read strictly, the policy applied, the
+/// person asked if they want to be, their helpers asked, one line logged.
+struct ForwardRequestHandler {
+    let policy: ForwardPolicy
+    let log: ForwardLog
+    /// The lock a confirmation holds while it shows (ForwardServer.run).
+    let confirmations: Int32
+
+    func handle(_ opened: ForwardConnection) {
+        var connection = opened
+        let deadline = ForwardConnection.now + ForwardServer.requestSeconds
+        guard let first = connection.line(until: deadline, limit: ForwardWire.lineLimit) else {
+            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
+        }
+        guard let action = ForwardWire.action(of: first) else {
+            return refuse(connection, .badRequest, .get, nil, "not a request of \(ForwardWire.version)")
+        }
+        if action == .ping {
+            connection.write(ForwardWire.pong(policy.name), until: deadline)
+            return
+        }
+        guard let block = connection.block(until: deadline, limit: ForwardWire.requestLimit) else {
+            return refuse(connection, .badRequest, action, nil, "no whole request within \(Int(ForwardServer.requestSeconds)) seconds, or one over \(ForwardWire.requestLimit) bytes")
+        }
+        let request: Credential
+        do { request = try WireFormat.parse(block) } catch {
+            return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
+        }
+        if case .refuse(let reason, let why) = policy.decide(action, request) {
+            return refuse(connection, reason, action, request, why)
+        }
+        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
+        // git stores with every helper what it just used: a store of what the person's
+        // helpers hold already changes nothing, and asks nothing.
+        if action == .store, let held = PersonsHelpers.fill(request).answer, held.username == request.username,
+           held.password == request.password, held.credential == request.credential {
+            connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + 1)
+            return log.write(policy.name, action, request, "already held by your helpers: nothing to store")
+        }
+        if policy.confirm {
+            guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
+                return refuse(connection, .busy, action, request, "refused: another request is waiting for your confirmation")
+            }
+            switch ForwardConfirmation.ask(question(action, request)) {
+            case .yes: break
+            case .no: return refuse(connection, .declined, action, request, "declined at the confirmation")
+            case .nobody(let why): return refuse(connection, .declined, action, request, "refused: no one to confirm it: \(why)")
+            }
+        }
+        switch action {
+        case .get:
+            let (answer, why) = PersonsHelpers.fill(request)
+            guard let answer else { return refuse(connection, .nothing, action, request, why) }
+            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
+            log.write(policy.name, action, request, why)
+        default:
+            let done = PersonsHelpers.tell(action, request)
+            connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
+            log.write(policy.name, action, request, done)
+        }
+    }
+
+    func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action, _ request: Credential?, _ why: String) {
+        connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
+        log.write(policy.name, action, request, why)
+    }
+
+    /// What the person is asked: who asks, for what, for which host and user.
+    func question(_ action: ForwardWire.Action, _ request: Credential) -> String {
+        let what = switch action {
+        case .store: "store a credential in your helpers for"
+        case .erase: "erase your credential for"
+        default: "use your credential for"
+        }
+        return "Allow \(policy.name) to \(what) \(ForwardLog.place(request))?"
+    }
+}

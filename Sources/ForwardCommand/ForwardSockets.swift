@@ -1,0 +1,92 @@
+import CProcess
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where each end's socket is, and the trust rule for it: a socket is used only when it is
+/// the user's own, in a directory only the user (or root) can write (PrivateFiles'
+/// ancestors rule, as for every file of the suite that guards a secret). Someone who could
+/// put their socket there would be handed every request, and every store's password.
+enum ForwardSockets {
+    /// The remote end's socket, where `ssh -R` (RemoteForward) puts it: `--socket`, else
+    /// GIT_CREDENTIAL_FORWARD_SOCKET (a container's bind-mounted one), else one file in
+    /// HOME (sshd creates no directory, and HOME is the user's).
+    static func remote(option: String?) -> String? {
+        if let option, !option.isEmpty { return option }
+        if let variable = SystemIO.environment(variableName), !variable.isEmpty { return variable }
+        return SystemIO.environment("HOME").flatMap { $0.isEmpty ? nil : remoteDefault(home: $0) }
+    }
+
+    static let variableName = "GIT_CREDENTIAL_FORWARD_SOCKET"
+    static func remoteDefault(home: String) -> String { (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.git-credential-forward.sock" }
+
+    /// The serving end's directory: XDG_RUNTIME_DIR's (the session's own, emptied at logout),
+    /// else one in ~/.cache.
+    static func serveDirectory() throws(HelperError) -> String {
+        if let runtime = SystemIO.environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime + "/git-credential-forward" }
+        guard let home = SystemIO.environment("HOME"), home.hasPrefix("/") else {
+            throw HelperError(.usage, "neither XDG_RUNTIME_DIR nor HOME is set, so there is no place for the socket",
+                              fix: "set HOME, or give the socket's path with --socket")
+        }
+        return home + "/.cache/git-credential-forward"
+    }
+
+    static func serve(name: String, option: String?) throws(HelperError) -> String {
+        if let option, !option.isEmpty { return option }
+        return try serveDirectory() + "/" + name + ".sock"
+    }
+
+    /// What is at a socket's path.
+    enum Found: Equatable {
+        case absent
+        case socket
+        /// Not to be used: why, and the fix.
+        case untrusted(HelperError)
+    }
+
+    /// The trust rule: the user's own socket (not a link, not another user's, not another
+    /// kind of file), below directories no one else can write.
+    static func examine(_ path: String) -> Found {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return .absent }
+            return .untrusted(HelperError(.failure, "cannot examine \(path): \(SystemIO.errorText())", fix: "check the permissions of \(PrivateFiles.directory(of: path))"))
+        }
+        let type = info.st_mode & S_IFMT
+        if type != S_IFSOCK {
+            let what = type == S_IFLNK ? "a symbolic link" : PrivateFiles.kind(of: info.st_mode)
+            return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not the forwarded one and is not used",
+                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside"))); ssh makes the socket"))
+        }
+        if info.st_uid != geteuid() {
+            return .untrusted(HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it is not used: whoever made it would be handed your requests",
+                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside"))), then connect again"))
+        }
+        do { try PrivateFiles.checkAncestors(of: path) } catch { return .untrusted(error) }
+        return .socket
+    }
+
+    /// A connection to the socket at `path`, examined first.
+    enum Connection {
+        case connected(ForwardConnection)
+        /// No file, or another error that means no one answers: a silent miss.
+        case nobody(String)
+        /// The user's socket with no one listening: a session ended without removing it.
+        case dead
+        case untrusted(HelperError)
+    }
+
+    static func connect(_ path: String) -> Connection {
+        switch examine(path) {
+        case .absent: return .nobody("no socket at \(path)")
+        case .untrusted(let error): return .untrusted(error)
+        case .socket: break
+        }
+        let fd = csocket_connect(path)
+        if fd >= 0 { return .connected(ForwardConnection(fd: fd)) }
+        if errno == ECONNREFUSED { return .dead }
+        return .nobody("cannot connect to \(path): \(SystemIO.errorText())")
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import CredentialCore
+import HelperCommand
+
+/// `setup NAME`: the lines that set a forward up, with this machine's and the remote's
+/// paths filled in; it changes nothing.
+struct SetupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Print the lines that forward your credential helpers to the remote NAME: serve, ssh's RemoteForward, the remote's credential.helper.",
+        discussion: """
+            Changes nothing: it prints the serve command for this machine, the RemoteForward \
+            line for ~/.ssh/config (and the ssh -R form for one session), and the git config \
+            line for the remote. The remote's socket is ~/.git-credential-forward.sock there: \
+            its home directory is --remote-home, else /home/USER (/root for root) with the \
+            user ssh -G NAME names.
+
+            Examples:
+              git-credential-forward setup build --host github.com
+              git-credential-forward setup build --host github.com --remote-home /srv/home/alice
+            """)
+
+    @OptionGroup var forward: ForwardPolicyOptions
+
+    @Option(help: ArgumentHelp("The remote user's home directory (default: /home/USER, with ssh -G NAME's user).", valueName: "dir"))
+    var remoteHome: String?
+
+    func run() throws {
+        let policy = try forward.policy()
+        let local = try ForwardSockets.serve(name: policy.name, option: nil)
+        let (home, guessed) = try remoteHomeDirectory(policy.name)
+        let remote = ForwardSockets.remoteDefault(home: home)
+        for path in [local, remote] where path.utf8.count > 107 {
+            throw HelperError(.usage, "\(path) is longer than a Unix socket's path may be (107 bytes)", fix: "give a shorter --remote-home, or set XDG_RUNTIME_DIR")
+        }
+        let serve = (["git-credential-forward", "serve"] + forward.serveArguments).map(ShellWord.quoted).joined(separator: " ")
+        let allows = policy.hosts.isEmpty ? "no host yet: add --host HOST for each host the remote may get" : "get for " + policy.hosts.map(\.text).joined(separator: ", ")
+        let lines = [
+            "# 1. On this machine, keep this running while you work on \(policy.name) (\(allows)):",
+            serve,
+            "# 2. In ~/.ssh/config on this machine (add the RemoteForward line to your Host \(policy.name) block if you have one):",
+            "Host \(policy.name)",
+            "    RemoteForward \(sshConfigWord(remote)) \(sshConfigWord(local))",
+            "#    or for one session: ssh -R \(ShellWord.quoted(remote + ":" + local)) \(ShellWord.quoted(policy.name))",
+            guessed.map { "#    (\(home) is \($0); if not, run setup again with --remote-home DIR)" },
+            "# 3. On \(policy.name), once, with git-credential-forward copied to a directory on PATH there (it is one static file):",
+            "git config --global credential.helper forward",
+            "# Check: git-credential-forward doctor \(ShellWord.quoted(policy.name)) here, git-credential-forward doctor there.",
+            "# A session that ended without cleaning up leaves its socket on \(policy.name): the helper removes it at the next",
+            "# git command there, and the next connection forwards again (at once if its sshd_config says StreamLocalBindUnlink yes).",
+        ].compactMap { $0 }
+        SystemIO.writeAll(1, lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The remote home, and how it was guessed (nil when given).
+    func remoteHomeDirectory(_ name: String) throws -> (String, String?) {
+        if let remoteHome {
+            guard remoteHome.hasPrefix("/") else {
+                throw HelperError(.usage, "--remote-home \(Trace.quoted(remoteHome)) is not an absolute path", fix: "give the remote home's full path, e.g. --remote-home /home/alice")
+            }
+            return (remoteHome, nil)
+        }
+        let result = Subprocess.run("ssh", ["-G", name], input: [], collectErrors: true, limit: 1 << 20, timeoutSeconds: 10)
+        let user = result.flatMap { result in
+            result.succeeded ? result.outputText.split(separator: "\n").first { $0.hasPrefix("user ") }.map { String($0.dropFirst(5)) } : nil
+        }
+        guard let user, !user.isEmpty, !user.contains("/") else {
+            throw HelperError(.failure, "ssh -G \(name) does not say which user logs in there, so the remote's home is not known",
+                              fix: "give it: git-credential-forward setup \(name) --remote-home /home/USER")
+        }
+        return (user == "root" ? "/root" : "/home/" + user, "a guess from ssh -G \(name)'s user \(user)")
+    }
+
+    /// A path as ssh_config reads a word: in double quotes when it holds a space.
+    func sshConfigWord(_ path: String) -> String { path.contains(" ") ? "\"\(path)\"" : path }
+}

@@ -1,0 +1,72 @@
+@testable import ForwardCommand
+import CredentialCore
+import Testing
+
+/// What a forward may ask: the serving end's rules, without a process.
+@Suite struct ForwardPolicyTests {
+    func request(_ host: String, protocol: String = "https", user: String? = nil) -> Credential {
+        var credential = Credential()
+        credential.protocol = Value(`protocol`)
+        credential.host = Value(host)
+        credential.username = user.map { Value($0) }
+        return credential
+    }
+
+    @Test func aHostAloneCoversItsPortsAndHostPortOnlyThatPort() throws {
+        let any = try ForwardPolicy.HostPattern("GitHub.com")
+        #expect(any.matches("github.com") && any.matches("GITHUB.COM:8443"))
+        #expect(!any.matches("github.com.evil.example") && !any.matches("evilgithub.com") && !any.matches("github.com:") && !any.matches("github.com:x"))
+        let port = try ForwardPolicy.HostPattern("127.0.0.1:8080")
+        #expect(port.matches("127.0.0.1:8080") && !port.matches("127.0.0.1") && !port.matches("127.0.0.1:80800"))
+        let v6 = try ForwardPolicy.HostPattern("[::1]:8443")
+        #expect(v6.matches("[::1]:8443") && !v6.matches("[::1]"))
+    }
+
+    @Test(arguments: ["", "https://github.com", "github.com/org", "host:", ":80", "host:8x", "a b", "*.example.com"])
+    func notAHostIsRefusedWithItsFix(_ text: String) {
+        #expect(throws: HelperError.self) { try ForwardPolicy.HostPattern(text) }
+        do { _ = try ForwardPolicy.HostPattern(text) } catch { #expect(error.fix?.contains("--host") == true) }
+    }
+
+    @Test func onlyGetAndOnlyListedHostsByDefault() throws {
+        var policy = ForwardPolicy(name: "build")
+        #expect(policy.decide(.get, request("github.com")) == .refuse(.notAllowed, why: "no host is allowed for build yet (serve build --host github.com allows this one)"))
+        policy.hosts = [try .init("github.com")]
+        #expect(policy.decide(.get, request("github.com")) == .answer)
+        #expect(policy.decide(.get, request("gitlab.com")) == .refuse(.notAllowed, why: "gitlab.com is not among the hosts allowed for build (serve build --host gitlab.com allows it)"))
+        #expect(policy.decide(.store, request("github.com")) == .refuse(.actionNotAllowed, why: "store is not allowed for build (serve --allow-store allows it)"))
+        #expect(policy.decide(.erase, request("github.com")) == .refuse(.actionNotAllowed, why: "erase is not allowed for build (serve --allow-erase allows it)"))
+        policy.allowStore = true
+        policy.allowErase = true
+        #expect(policy.decide(.store, request("github.com")) == .answer && policy.decide(.erase, request("github.com")) == .answer)
+        // A store for a host not listed is refused as a get is.
+        #expect(policy.decide(.store, request("gitlab.com")) != .answer)
+        var noHost = Credential()
+        noHost.protocol = "https"
+        #expect(policy.decide(.get, noHost) == .refuse(.notAllowed, why: "the request names no protocol and host"))
+    }
+
+    @Test(arguments: ["build", "build-server.example_1", "ci"])
+    func namesOfForwards(_ name: String) throws { try ForwardPolicy.checkName(name) }
+
+    @Test(arguments: ["", ".hidden", "-x", "a/b", "../up", "a b", String(repeating: "a", count: 65)])
+    func namesThatCannotNameASocket(_ name: String) {
+        #expect(throws: HelperError.self) { try ForwardPolicy.checkName(name) }
+    }
+
+    @Test func theFirstLineNamesVersionAndAction() {
+        #expect(ForwardWire.action(of: Array("git-credential-forward/1 get".utf8)) == .get)
+        #expect(ForwardWire.action(of: Array("git-credential-forward/1 ping".utf8)) == .ping)
+        #expect(ForwardWire.action(of: Array("git-credential-forward/2 get".utf8)) == nil)
+        #expect(ForwardWire.action(of: Array("git-credential-forward/1 get ".utf8)) == nil)
+        #expect(ForwardWire.action(of: Array("protocol=https".utf8)) == nil)
+    }
+
+    @Test func anAnswerNeverCarriesARefreshToken() throws {
+        var found = Credential()
+        found.username = "alice"
+        found.password = "s3cret"
+        let bytes = ForwardWire.answer(found, for: request("github.com"))
+        #expect(String(decoding: bytes, as: UTF8.self) == "answer\nusername=alice\npassword=s3cret\n\n")
+    }
+}
