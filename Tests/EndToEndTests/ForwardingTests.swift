@@ -151,6 +151,10 @@ struct ForwardingTests {
         #expect(!fileExists(serve.socket), "serve left its socket behind")
 
         expectSilentMiss(try world.helper("get", world.request, through: serve))
+        // Fast: ssh on this side finds no one and closes the remote's connection, and the
+        // helper ends on that, not after its 5 s wait for an answer (its trace says which).
+        let traced = try world.helper("get", world.request, through: serve, environment: ["GIT_CREDENTIAL_TRACE": "1"])
+        #expect(traced.stderrText.contains("closed") && !traced.stderrText.contains("no answer within"), "\(traced)")
         let next = "credential.helper=!f() { test \"$1\" = get && printf 'username=alice\\npassword=%s\\n' \(shellQuoted(world.password)); }; f"
         let clone = try world.clone("project", through: serve, config: [next])
         #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone: \(clone)")

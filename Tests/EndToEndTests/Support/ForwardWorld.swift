@@ -121,8 +121,11 @@ final class ForwardWorld {
     }
 
     /// The helper itself on the remote (`git-credential-forward ARGUMENTS` with `request`), in a session forwarding to `serve`.
-    func helper(_ arguments: String, _ request: [UInt8], through serve: ForwardServe?, requireForward: Bool = true) throws -> ProcessResult {
-        try sshd.run("git-credential-forward \(arguments)", forwarding: serve.map(forward(to:)), requireForward: requireForward, input: request)
+    func helper(_ arguments: String, _ request: [UInt8], through serve: ForwardServe?, requireForward: Bool = true,
+                environment: [String: String] = [:]) throws -> ProcessResult {
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuoted($0.value)) " }.joined()
+        return try sshd.run(variables + "git-credential-forward \(arguments)", forwarding: serve.map(forward(to:)), requireForward: requireForward,
+                            input: request)
     }
 
     /// The request git makes for the server: `protocol=http`, `host=127.0.0.1:PORT`.
