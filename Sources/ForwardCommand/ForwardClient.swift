@@ -32,11 +32,11 @@ enum ForwardClient {
             Trace.note("the request names no protocol and host (or path): nothing asked")
             return
         }
-        guard let path = ForwardSockets.remote(option: option) else {
+        guard let sessions = ForwardSockets.remote(option: option) else {
             Trace.note("no socket: neither --socket, \(ForwardSockets.variableName) nor HOME is set")
             return
         }
-        switch ask(action, request, at: path) {
+        switch ask(action, request, through: sessions) {
         case .answer(let found) where action == .get:
             SystemIO.writeAll(1, WireFormat.response(found, for: request))
             Trace.note("answered " + Trace.describe(found.withoutSecrets))
@@ -58,18 +58,20 @@ enum ForwardClient {
     }
 
     /// The serving end's reply to one request, or why there is none (in the trace).
-    static func ask(_ action: ForwardWire.Action, _ request: Credential, at path: String) -> Outcome {
+    static func ask(_ action: ForwardWire.Action, _ request: Credential, through sessions: RemoteSessions) -> Outcome {
         var connection: ForwardConnection
-        switch ForwardSockets.connect(path) {
-        case .connected(let opened): connection = opened
-        case .nobody(let why):
+        switch sessions.connect() {
+        case .connected(let opened, let path):
+            Trace.note("asking through \(Trace.quoted(path))")
+            connection = opened
+        case .nobody(let why, let removedArrival):
             Trace.note(why + ": nothing asked")
-            return .nothing
-        case .dead:
-            // Left by a session that ended: removed, so that the next ssh session can bind
-            // the path (sshd binds nothing where a file is, unless StreamLocalBindUnlink).
-            let removed = unlink(path) == 0
-            Trace.note("no one listens on \(Trace.quoted(path)) (a session that ended left it): " + (removed ? "removed it; the next ssh session forwards it again" : "cannot remove it: " + SystemIO.errorText()))
+            // A dead socket in the arrival path: this ssh session's own forward found it in
+            // the way (a session before it never moved its socket on). Said once: it is gone now.
+            if removedArrival && SystemIO.environment("SSH_CONNECTION") != nil {
+                return .refused(HelperError(.unavailable, "this ssh session's forward could not bind \(sessions.arrival): a socket an earlier session left was in the way (removed now)",
+                                            fix: "reconnect; so that it does not happen again, add \(ShellWord.quoted(Subprocess.currentExecutable ?? "git-credential-forward")) claim to ~/.ssh/rc there, or StreamLocalBindUnlink yes to its sshd_config"))
+            }
             return .nothing
         case .untrusted(let error): return .refused(error)
         }

@@ -38,7 +38,7 @@ public struct ForwardCommand: ParsableCommand {
             """,
         version: Version.line("git-credential-forward"),
         subcommands: [ForwardGet.self, ForwardStore.self, ForwardErase.self, ServeCommand.self, SetupCommand.self,
-                      ForwardDoctorCommand.self, CapabilityCommand.self])
+                      ClaimCommand.self, ForwardDoctorCommand.self, CapabilityCommand.self])
 
     public init() {}
 
@@ -103,4 +103,26 @@ struct ForwardErase: ParsableCommand {
         commandName: "erase", abstract: "Pass the request on stdin to your machine to erase, where serve allows it (git calls this).")
     @OptionGroup var options: ForwardSocketOption
     func run() throws { try ForwardClient.run(.erase, socket: options.socket) }
+}
+
+struct ClaimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "claim",
+        abstract: "On the remote, from ~/.ssh/rc: move this ssh session's socket on, so that the next session can bind its path.",
+        discussion: """
+            sshd binds every session's forward at ~/.git-credential-forward.sock and leaves \
+            the socket there when the session ends; the next session cannot bind the path \
+            while it is there. The first get of a session moves it into \
+            ~/.git-credential-forward/ under the session's name; claim does it as the session \
+            starts, for sessions that may never run git. Silent; exits 0 when there is nothing \
+            to move.
+
+            Example (~/.ssh/rc on the remote; sshd runs it with /bin/sh at each session's start):
+              ~/.local/bin/git-credential-forward claim
+            """)
+
+    func run() throws {
+        guard let sessions = ForwardSockets.remote(option: nil) else { return }
+        try sessions.claim()
+    }
 }

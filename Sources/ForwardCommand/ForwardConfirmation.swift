@@ -12,14 +12,28 @@ enum ForwardConfirmation {
         case nobody(String)
     }
 
-    static func ask(_ question: String) -> Answer {
-        let place = PromptPlace.here
-        guard place.desktop else { return .nobody("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset)") }
+    /// The askpass program that asks, or why no one can be asked here.
+    static func asker() -> Result<String, Refused> {
+        guard PromptPlace.here.desktop else { return .failure(Refused("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset)")) }
         var program = Subprocess.which("ssh-askpass")
         if let named = SystemIO.environment("SSH_ASKPASS"), !named.isEmpty {
-            do throws(HelperError) { program = try Subprocess.named(by: "SSH_ASKPASS", named) } catch { return .nobody(error.message) }
+            do throws(HelperError) { program = try Subprocess.named(by: "SSH_ASKPASS", named) } catch { return .failure(Refused(error.message)) }
         }
-        guard let program else { return .nobody("no askpass program (SSH_ASKPASS is unset and ssh-askpass is not installed)") }
+        guard let program else { return .failure(Refused("no askpass program (SSH_ASKPASS is unset and ssh-askpass is not installed)")) }
+        return .success(program)
+    }
+
+    struct Refused: Error {
+        let why: String
+        init(_ why: String) { self.why = why }
+    }
+
+    static func ask(_ question: String) -> Answer {
+        let program: String
+        switch asker() {
+        case .success(let found): program = found
+        case .failure(let refused): return .nobody(refused.why)
+        }
         guard let result = Subprocess.run(program, [question], input: [], collectErrors: true, limit: 4096,
                                           environment: ["SSH_ASKPASS_PROMPT": "confirm"], timeoutSeconds: seconds) else {
             return .nobody("cannot run \(program): \(SystemIO.errorText())")

@@ -13,6 +13,8 @@ struct ForwardConnection {
     private var buffer: [UInt8] = []
     /// The other end closed its side.
     private(set) var ended = false
+    /// How many bytes came.
+    private(set) var received = 0
 
     init(fd: Int32) { self.fd = fd }
 
@@ -37,6 +39,7 @@ struct ForwardConnection {
             let count = read(fd, &chunk, chunk.count)
             if count > 0 {
                 buffer += chunk[0..<count]
+                received += count
                 return true
             }
             if count == 0 { ended = true; break }

@@ -33,7 +33,7 @@ struct ForwardDoctorCommand: ParsableCommand {
             try ForwardPolicy.checkName(name)
             checks = try ForwardDoctor.serving(name, socket: ForwardSockets.serve(name: name, option: socket.map(expandingTilde)))
         } else {
-            checks = ForwardDoctor.remote(socket: ForwardSockets.remote(option: socket.map(expandingTilde)))
+            checks = ForwardDoctor.remote(ForwardSockets.remote(option: socket))
         }
         SystemIO.writeAll(1, checks.map { $0.line + "\n" }.joined())
         if checks.contains(where: { $0.verdict == .fail }) { throw ExitCode.failure }
@@ -41,8 +41,22 @@ struct ForwardDoctorCommand: ParsableCommand {
 }
 
 enum ForwardDoctor {
-    static func remote(socket: String?) -> [HealthCheck] {
-        Doctor.path("forward") + configuration() + [socketCheck(socket, remote: true)]
+    static func remote(_ sessions: RemoteSessions?) -> [HealthCheck] {
+        guard let sessions else { return configuration() + [HealthCheck(.fail, "socket", "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket")] }
+        let candidates = sessions.candidates()
+        guard !candidates.isEmpty else {
+            return configuration() + [HealthCheck(.warn, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "") + ": this session has no forward, so git here asks its next helper",
+                                                  fix: "reconnect with the RemoteForward line git-credential-forward setup NAME prints on your machine (ssh warns when it cannot bind it)")]
+        }
+        var dead = 0
+        for path in candidates {
+            let check = socketCheck(path, remote: true)
+            if check.verdict == .ok { return configuration() + [check] }
+            if case .dead = ForwardSockets.connect(path) { dead += 1; continue }
+            return configuration() + [check]
+        }
+        return configuration() + [HealthCheck(.warn, "socket", "\(dead) socket\(dead == 1 ? "" : "s") of sessions that ended, none answering: this session has no forward (the next get removes them)",
+                                              fix: "reconnect; if ssh warned that remote port forwarding failed, add \(ShellWord.quoted(Subprocess.currentExecutable ?? "git-credential-forward")) claim to ~/.ssh/rc here")]
     }
 
     static func serving(_ name: String, socket: String) -> [HealthCheck] {
@@ -72,6 +86,19 @@ enum ForwardDoctor {
         guard active.contains(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
             return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: "git config --global credential.helper forward")]
         }
+        let ours = active.first { HelperLine(parsing: $0.value).runs("forward") }!
+        let fixed = "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward")
+        if HelperLine(parsing: ours.value).isShortName {
+            // git finds git-credential-forward on PATH: a login shell's PATH (~/.local/bin)
+            // is not what `ssh HOST git fetch` or cron runs git with.
+            guard let found = Subprocess.which("git-credential-forward") else {
+                return [HealthCheck(.fail, "git config", "\(order): git runs git-credential-forward by name, and PATH here does not find it", fix: fixed)]
+            }
+            if !["/usr/local/bin", "/usr/bin", "/bin"].contains(PrivateFiles.directory(of: found)) {
+                return [HealthCheck(.warn, "git config", "\(order): git finds \(found) on this PATH only: git run by ssh HOST COMMAND, cron or an IDE (PATH=/usr/bin:/bin) will not; a full path works everywhere",
+                                    fix: fixed)]
+            }
+        }
         let keeping = ["store", "cache", "sqlite", "pass", "keyring", "secretservice", "libsecret"]
         if let writer = active.first(where: { entry in keeping.contains { HelperLine(parsing: entry.value).runs($0) } }) {
             return [HealthCheck(.warn, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
@@ -80,9 +107,8 @@ enum ForwardDoctor {
         return [HealthCheck(.ok, "git config", order)]
     }
 
-    static func socketCheck(_ path: String?, remote: Bool, name: String? = nil) -> HealthCheck {
+    static func socketCheck(_ path: String, remote: Bool, name: String? = nil) -> HealthCheck {
         let subject = "socket"
-        guard let path else { return HealthCheck(.fail, subject, "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket") }
         let start = remote ? "connect with the RemoteForward line git-credential-forward setup NAME prints on your machine"
             : "git-credential-forward serve \(name.map(ShellWord.quoted) ?? "NAME") --host HOST"
         switch ForwardSockets.connect(path) {
@@ -97,7 +123,7 @@ enum ForwardDoctor {
             connection.write(ForwardWire.request(.ping, Credential()), until: ForwardConnection.now + ForwardClient.patience)
             let (reply, why) = ForwardWire.reply(on: &connection, patience: ForwardClient.patience)
             guard case .pong(let answering)? = reply else {
-                return HealthCheck(.fail, subject, "\(path) is yours, but the other end " + why + (remote ? ": is serve running on your machine?" : ""),
+                return HealthCheck(.fail, subject, "\(path) is yours, but nothing answers through it (\(why))" + (remote ? ": serve does not run on your machine, or ssh cannot reach it" : ""),
                                    fix: remote ? "start it on your machine: git-credential-forward serve NAME --host HOST" : start)
             }
             return HealthCheck(.ok, subject, "\(path) is yours, and serve \(Trace.quoted(answering)) answers" + (remote ? " on your machine" : ""))

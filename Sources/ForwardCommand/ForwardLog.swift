@@ -9,12 +9,15 @@ import Glibc
 /// is the less trusted end, and an escape sequence in a log read on a terminal could rewrite
 /// what the person sees.
 struct ForwardLog {
-    let fd: Int32?
+    let fd: Int32
 
-    /// FILE (created 0600, appended to; the user's own, not a link), `-` (stderr) or none.
-    static func open(_ path: String?) throws(HelperError) -> ForwardLog {
-        guard let path else { return ForwardLog(fd: nil) }
+    /// FILE (created 0600, appended to; the user's own, not a link) or `-` (stderr).
+    static func open(_ path: String) throws(HelperError) -> ForwardLog {
         if path == "-" { return ForwardLog(fd: 2) }
+        guard PrivateFiles.exists(PrivateFiles.directory(of: path)) else {
+            throw HelperError(.usage, "cannot open the log \(path): its directory \(PrivateFiles.directory(of: path)) does not exist",
+                              fix: "create it (mkdir -p \(ShellWord.quoted(PrivateFiles.directory(of: path)))), or name a file in a directory that exists")
+        }
         try PrivateFiles.checkAncestors(of: path)
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -32,7 +35,6 @@ struct ForwardLog {
 
     /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
     func write(_ name: String, _ action: ForwardWire.Action, _ request: Credential?, _ outcome: String) {
-        guard let fd else { return }
         var now = time(nil), parts = tm()
         gmtime_r(&now, &parts)
         var stamp = [CChar](repeating: 0, count: 32)

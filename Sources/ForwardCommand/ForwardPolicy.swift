@@ -30,7 +30,9 @@ struct ForwardPolicy {
             let hostEnd = lowered.hasPrefix("[") ? lowered.firstIndex(of: "]").map { lowered.index(after: $0) } : lowered.firstIndex(of: ":")
             let end = hostEnd ?? lowered.endIndex
             let rest = lowered[end...]
-            guard rest.isEmpty || (rest.first == ":" && rest.count > 1 && rest.dropFirst().allSatisfy(\.isNumber)), end > lowered.startIndex else {
+            let digits = rest.dropFirst()
+            guard rest.isEmpty || (rest.first == ":" && !digits.isEmpty && digits.count <= 5 && digits.allSatisfy(\.isNumber) && Int(digits)! <= 65535),
+                  end > lowered.startIndex else {
                 throw HelperError(.usage, "--host \(Trace.quoted(text)) is not HOST or HOST:PORT", fix: "give the host as git names it: --host git.example.com:8443")
             }
             (host, port) = (String(lowered[..<end]), rest.isEmpty ? nil : String(rest.dropFirst()))
@@ -63,15 +65,9 @@ struct ForwardPolicy {
         case refuse(ForwardWire.Refusal, why: String)
     }
 
-    /// Whether `action` on `request` may go to the person's helpers (before any confirmation).
+    /// Whether `action` on `request` may go to the person's helpers (before any
+    /// confirmation): the host first (nothing is done for a host not listed), then the action.
     func decide(_ action: ForwardWire.Action, _ request: Credential) -> Decision {
-        switch action {
-        case .store where !allowStore:
-            return .refuse(.actionNotAllowed, why: "store is not allowed for \(name) (serve --allow-store allows it)")
-        case .erase where !allowErase:
-            return .refuse(.actionNotAllowed, why: "erase is not allowed for \(name) (serve --allow-erase allows it)")
-        default: break
-        }
         guard request.protocol != nil, let host = request.host?.text else {
             return .refuse(.notAllowed, why: "the request names no protocol and host")
         }
@@ -80,6 +76,12 @@ struct ForwardPolicy {
             return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet (\(allow) allows this one)"
                 : "\(Trace.quoted(host)) is not among the hosts allowed for \(name) (\(allow) allows it)")
         }
-        return .answer
+        switch action {
+        case .store where !allowStore:
+            return .refuse(.actionNotAllowed, why: "not stored: store is not allowed for \(name) (serve --allow-store allows it)")
+        case .erase where !allowErase:
+            return .refuse(.actionNotAllowed, why: "not erased: erase is not allowed for \(name) (serve --allow-erase allows it)")
+        default: return .answer
+        }
     }
 }

@@ -62,6 +62,10 @@ struct ForwardServer {
         let actions = ["get"] + (policy.allowStore ? ["store"] : []) + (policy.allowErase ? ["erase"] : [])
         SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(actions.joined(separator: ", ")) for \(hosts)"
             + (policy.confirm ? ", each confirmed" : "") + "; Ctrl-C stops\n")
+        if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
+            SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
+                                             fix: "run serve in your desktop session, or set SSH_ASKPASS to a program that asks").line(program: "git-credential-forward") + "\n")
+        }
         var children = 0
         while Self.stopping == 0 {
             while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
@@ -112,7 +116,10 @@ struct ForwardRequestHandler {
         var connection = opened
         let deadline = ForwardConnection.now + ForwardServer.requestSeconds
         guard let first = connection.line(until: deadline, limit: ForwardWire.lineLimit) else {
-            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
+            // Closed before a byte came: the remote's helper seeing whether a session's
+            // socket is still alive (RemoteSessions.claim), nothing asked.
+            if connection.ended && connection.received == 0 { return }
+            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
         }
         guard let action = ForwardWire.action(of: first) else {
             return refuse(connection, .badRequest, .get, nil, "not a request of \(ForwardWire.version)")
@@ -128,17 +135,18 @@ struct ForwardRequestHandler {
         do { request = try WireFormat.parse(block) } catch {
             return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
         }
-        if case .refuse(let reason, let why) = policy.decide(action, request) {
-            return refuse(connection, reason, action, request, why)
-        }
+        let decision = policy.decide(action, request)
+        if case .refuse(.notAllowed, let why) = decision { return refuse(connection, .notAllowed, action, request, why) }
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
-        // git stores with every helper what it just used: a store of what the person's
-        // helpers hold already changes nothing, and asks nothing.
+        // git stores with every helper what it just used, after each fetch and push: a
+        // store of what the person's helpers hold already changes nothing, asks nothing and
+        // is not worth a line, allowed or not.
         if action == .store, let held = PersonsHelpers.fill(request).answer, held.username == request.username,
            held.password == request.password, held.credential == request.credential {
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + 1)
-            return log.write(policy.name, action, request, "already held by your helpers: nothing to store")
+            return
         }
+        if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
         if policy.confirm {
             guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
                 return refuse(connection, .busy, action, request, "refused: another request is waiting for your confirmation")
@@ -153,18 +161,18 @@ struct ForwardRequestHandler {
         case .get:
             let (answer, why) = PersonsHelpers.fill(request)
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
-            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
             log.write(policy.name, action, request, why)
+            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
         default:
-            let done = PersonsHelpers.tell(action, request)
+            log.write(policy.name, action, request, PersonsHelpers.tell(action, request))
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
-            log.write(policy.name, action, request, done)
         }
     }
 
+    /// The log's line first: whoever sees the answer finds it logged.
     func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action, _ request: Credential?, _ why: String) {
-        connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
         log.write(policy.name, action, request, why)
+        connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 
     /// What the person is asked: who asks, for what, for which host and user.

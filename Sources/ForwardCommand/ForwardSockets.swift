@@ -1,5 +1,6 @@
 import CProcess
 import CredentialCore
+import HelperCommand
 
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +12,15 @@ import Glibc
 /// put their socket there would be handed every request, and every store's password.
 enum ForwardSockets {
     /// The remote end's socket, where `ssh -R` (RemoteForward) puts it: `--socket`, else
-    /// GIT_CREDENTIAL_FORWARD_SOCKET (a container's bind-mounted one), else one file in
-    /// HOME (sshd creates no directory, and HOME is the user's).
-    static func remote(option: String?) -> String? {
-        if let option, !option.isEmpty { return option }
-        if let variable = SystemIO.environment(variableName), !variable.isEmpty { return variable }
-        return SystemIO.environment("HOME").flatMap { $0.isEmpty ? nil : remoteDefault(home: $0) }
+    /// GIT_CREDENTIAL_FORWARD_SOCKET (a container's bind-mounted one), else the arrival
+    /// socket in HOME (sshd creates no directory, and HOME is the user's), which each
+    /// session's socket is moved on from (RemoteSessions). nil when HOME is not set either.
+    static func remote(option: String?) -> RemoteSessions? {
+        if let option, !option.isEmpty { return RemoteSessions(arrival: expandingTilde(option), directory: nil) }
+        if let variable = SystemIO.environment(variableName), !variable.isEmpty { return RemoteSessions(arrival: variable, directory: nil) }
+        guard let home = SystemIO.environment("HOME"), home.hasPrefix("/") else { return nil }
+        let base = home.hasSuffix("/") ? String(home.dropLast()) : home
+        return RemoteSessions(arrival: remoteDefault(home: base), directory: base + "/.git-credential-forward")
     }
 
     static let variableName = "GIT_CREDENTIAL_FORWARD_SOCKET"
@@ -49,6 +53,10 @@ enum ForwardSockets {
     /// The trust rule: the user's own socket (not a link, not another user's, not another
     /// kind of file), below directories no one else can write.
     static func examine(_ path: String) -> Found {
+        guard path.hasPrefix("/") else {
+            return .untrusted(HelperError(.usage, "the socket \(Trace.quoted(path)) is not an absolute path: git runs helpers in the repository, where it would name a file of the repository's",
+                                          fix: "name it by its full path"))
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return .absent }
@@ -64,7 +72,7 @@ enum ForwardSockets {
             return .untrusted(HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it is not used: whoever made it would be handed your requests",
                                           fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside"))), then connect again"))
         }
-        do { try PrivateFiles.checkAncestors(of: path) } catch { return .untrusted(error) }
+        do { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return .untrusted(error) }
         return .socket
     }
 

@@ -45,7 +45,8 @@ struct ServeCommand: ParsableCommand {
             else ~/.cache/git-credential-forward/NAME.sock) that ssh forwards to the remote, \
             until Ctrl-C or SIGTERM. Each request is answered by git credential fill (approve, \
             reject for store and erase) run outside any repository, as git here would ask your \
-            helpers, never with a prompt of git's own; serve stores nothing itself. Only \
+            helpers, never with a prompt of git's own; serve stores nothing itself. Each \
+            request gets a line on stderr (--log: in a file), never with the secret. Only \
             connections from your own processes (your ssh) are read; a request must come \
             whole within 5 seconds, and at most 32 are handled at once.
 
@@ -57,7 +58,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var forward: ForwardPolicyOptions
 
-    @Option(help: ArgumentHelp("Write a line for each request to this file (- for stderr): what was asked and what was done, never a secret.", valueName: "file"),
+    @Option(help: ArgumentHelp("Write the line for each request (what was asked and what was done, never a secret) to this file instead of stderr.", valueName: "file"),
             completion: .file())
     var log: String?
 
@@ -66,7 +67,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let policy = try forward.policy()
-        let log = try ForwardLog.open(log.map(expandingTilde))
+        let log = try ForwardLog.open(log.map(expandingTilde) ?? "-")
         try ForwardServer(policy: policy, log: log, socket: ForwardSockets.serve(name: policy.name, option: socket.map(expandingTilde))).run()
     }
 }

@@ -10,8 +10,10 @@ struct SetupCommand: ParsableCommand {
         abstract: "Print the lines that forward your credential helpers to the remote NAME: serve, ssh's RemoteForward, the remote's credential.helper.",
         discussion: """
             Changes nothing: it prints the serve command for this machine, the RemoteForward \
-            line for ~/.ssh/config (and the ssh -R form for one session), and the git config \
-            line for the remote. The remote's socket is ~/.git-credential-forward.sock there: \
+            line for ~/.ssh/config (and the ssh -R form for one session), and the commands \
+            that copy the program to the remote and set git's credential.helper there (by \
+            its full path: git run by ssh HOST COMMAND or cron has no login PATH). The \
+            remote's socket is ~/.git-credential-forward.sock there: \
             its home directory is --remote-home, else /home/USER (/root for root) with the \
             user ssh -G NAME names.
 
@@ -35,19 +37,26 @@ struct SetupCommand: ParsableCommand {
         }
         let serve = (["git-credential-forward", "serve"] + forward.serveArguments).map(ShellWord.quoted).joined(separator: " ")
         let allows = policy.hosts.isEmpty ? "no host yet: add --host HOST for each host the remote may get" : "get for " + policy.hosts.map(\.text).joined(separator: ", ")
+        let host = ShellWord.quoted(policy.name)
+        let program = Subprocess.currentExecutable ?? "git-credential-forward"
         let lines = [
             "# 1. On this machine, keep this running while you work on \(policy.name) (\(allows)):",
             serve,
+            "#    (in a terminal or tmux; or for your desktop session: systemd-run --user --unit=git-credential-forward-\(policy.name) \(serve))",
             "# 2. In ~/.ssh/config on this machine (add the RemoteForward line to your Host \(policy.name) block if you have one):",
             "Host \(policy.name)",
             "    RemoteForward \(sshConfigWord(remote)) \(sshConfigWord(local))",
-            "#    or for one session: ssh -R \(ShellWord.quoted(remote + ":" + local)) \(ShellWord.quoted(policy.name))",
+            "#    or for one session: ssh -R \(ShellWord.quoted(remote + ":" + local)) \(host)",
             guessed.map { "#    (\(home) is \($0); if not, run setup again with --remote-home DIR)" },
-            "# 3. On \(policy.name), once, with git-credential-forward copied to a directory on PATH there (it is one static file):",
-            "git config --global credential.helper forward",
-            "# Check: git-credential-forward doctor \(ShellWord.quoted(policy.name)) here, git-credential-forward doctor there.",
-            "# A session that ended without cleaning up leaves its socket on \(policy.name): the helper removes it at the next",
-            "# git command there, and the next connection forwards again (at once if its sshd_config says StreamLocalBindUnlink yes).",
+            "# 3. Once: copy the program to \(policy.name) (one static file) and make git there use it:",
+            "ssh \(host) 'mkdir -p ~/.local/bin'",
+            "scp \(ShellWord.quoted(program)) \(host):.local/bin/git-credential-forward",
+            "ssh \(host) 'git config --global credential.helper \"$HOME/.local/bin/git-credential-forward\"'",
+            "# 4. Once, so that a session that never runs git leaves nothing in the next one's way (sshd leaves each",
+            "#    session's socket behind): each session moves its socket on as it starts (if you forward X11, see",
+            "#    sshd(8) on ~/.ssh/rc and xauth first), or, where you manage its sshd, StreamLocalBindUnlink yes there:",
+            "ssh \(host) 'echo ~/.local/bin/git-credential-forward claim >> ~/.ssh/rc'",
+            "# Check: git-credential-forward doctor \(host) here, and there: ssh \(host) .local/bin/git-credential-forward doctor",
         ].compactMap { $0 }
         SystemIO.writeAll(1, lines.joined(separator: "\n") + "\n")
     }

@@ -22,7 +22,7 @@ import Testing
         #expect(v6.matches("[::1]:8443") && !v6.matches("[::1]"))
     }
 
-    @Test(arguments: ["", "https://github.com", "github.com/org", "host:", ":80", "host:8x", "a b", "*.example.com"])
+    @Test(arguments: ["", "https://github.com", "github.com/org", "host:", ":80", "host:8x", "host:99999", "host:0000080", "a b", "*.example.com"])
     func notAHostIsRefusedWithItsFix(_ text: String) {
         #expect(throws: HelperError.self) { try ForwardPolicy.HostPattern(text) }
         do { _ = try ForwardPolicy.HostPattern(text) } catch { #expect(error.fix?.contains("--host") == true) }
@@ -34,8 +34,8 @@ import Testing
         policy.hosts = [try .init("github.com")]
         #expect(policy.decide(.get, request("github.com")) == .answer)
         #expect(policy.decide(.get, request("gitlab.com")) == .refuse(.notAllowed, why: "gitlab.com is not among the hosts allowed for build (serve build --host gitlab.com allows it)"))
-        #expect(policy.decide(.store, request("github.com")) == .refuse(.actionNotAllowed, why: "store is not allowed for build (serve --allow-store allows it)"))
-        #expect(policy.decide(.erase, request("github.com")) == .refuse(.actionNotAllowed, why: "erase is not allowed for build (serve --allow-erase allows it)"))
+        #expect(policy.decide(.store, request("github.com")) == .refuse(.actionNotAllowed, why: "not stored: store is not allowed for build (serve --allow-store allows it)"))
+        #expect(policy.decide(.erase, request("github.com")) == .refuse(.actionNotAllowed, why: "not erased: erase is not allowed for build (serve --allow-erase allows it)"))
         policy.allowStore = true
         policy.allowErase = true
         #expect(policy.decide(.store, request("github.com")) == .answer && policy.decide(.erase, request("github.com")) == .answer)

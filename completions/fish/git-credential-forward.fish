@@ -32,6 +32,8 @@ function __git-credential-forward_parse_tokens -S
             __git-credential-forward_parse_subcommand 1 'host=+' 'allow-store' 'allow-erase' 'confirm' 'log=' 'socket=' 'version' 'h/help'
         case 'setup'
             __git-credential-forward_parse_subcommand 1 'host=+' 'allow-store' 'allow-erase' 'confirm' 'remote-home=' 'version' 'h/help'
+        case 'claim'
+            __git-credential-forward_parse_subcommand 0 'version' 'h/help'
         case 'doctor'
             __git-credential-forward_parse_subcommand 1 'socket=' 'version' 'h/help'
         case 'capability'
@@ -98,6 +100,7 @@ complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_c
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'erase' -d 'Pass the request on stdin to your machine to erase, where serve allows it (git calls this).'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'serve' -d 'On your machine: answer the remote NAME\'s requests with your own credential helpers.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'setup' -d 'Print the lines that forward your credential helpers to the remote NAME: serve, ssh\'s RemoteForward, the remote\'s credential.helper.'
+complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'claim' -d 'On the remote, from ~/.ssh/rc: move this ssh session\'s socket on, so that the next session can bind its path.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'doctor' -d 'Check a forward and say what to fix: on the remote (no NAME) or on your machine (serve NAME).'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'capability' -d 'Print the protocol capabilities this helper supports.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_positional "git-credential-forward" -eq 1' -fa 'help' -d 'Show subcommand help information.'
@@ -114,7 +117,7 @@ complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_c
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" allow-store' -l 'allow-store' -d 'Let the remote store credentials in your helpers (a token refreshed there).'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" allow-erase' -l 'allow-erase' -d 'Let the remote erase credentials from your helpers (a password the server rejected).'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" confirm' -l 'confirm' -d 'Ask on your desktop before each answer (SSH_ASKPASS, else ssh-askpass); no one there: no.'
-complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" log' -l 'log' -d 'Write a line for each request to this file (- for stderr): what was asked and what was done, never a secret.' -rF
+complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" log' -l 'log' -d 'Write the line for each request (what was asked and what was done, never a secret) to this file instead of stderr.' -rF
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" socket' -l 'socket' -d 'Listen here instead of the default socket.' -rF
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -125,6 +128,8 @@ complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_c
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward setup" remote-home' -l 'remote-home' -d 'The remote user\'s home directory (default: /home/USER, with ssh -G NAME\'s user).' -rfka ''
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward setup" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward setup" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward claim" version' -l 'version' -d 'Show the version.'
+complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward claim" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward doctor" socket' -l 'socket' -d 'The socket to check instead of the default one.' -rF
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward doctor" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward doctor" h help' -s 'h' -l 'help' -d 'Show help information.'

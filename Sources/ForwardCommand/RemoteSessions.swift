@@ -1,0 +1,96 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The remote's sockets, one per ssh session. Every session's RemoteForward names the same
+/// arrival path (ssh expands no per-session token there), and sshd neither removes a
+/// socket when its session ends nor binds where a file is (unless its sshd_config says
+/// StreamLocalBindUnlink yes). So the arrival socket is moved on at once into a private
+/// directory, under the session's name (SSH_CONNECTION): the path is free again for the
+/// next session, each session keeps its own socket, and one that ended is removed when
+/// found dead. `claim` moves it at the start of each session (from ~/.ssh/rc); failing
+/// that, the first get of the session does.
+struct RemoteSessions {
+    /// Where sshd binds each session's socket.
+    let arrival: String
+    /// Where sessions' sockets are moved; nil for a socket named by --socket or the
+    /// variable (a container's), used where it is.
+    let directory: String?
+
+    /// This session's name: SSH_CONNECTION's words (client address and port, server
+    /// address and port), which no other session has at once.
+    static var sessionName: String {
+        let connection = SystemIO.environment("SSH_CONNECTION") ?? ""
+        let name = String(connection.map { $0 == " " ? "_" : $0 }.filter { $0.isASCII && ($0.isLetter || $0.isNumber || ".:_-".contains($0)) }.prefix(100))
+        return name.isEmpty ? "session" : name
+    }
+
+    /// Moves the arrival socket into the directory, as this session's. Nothing when there
+    /// is none; an untrusted one is left where it is, and said by `connect`.
+    func claim() throws(HelperError) {
+        guard let directory, ForwardSockets.examine(arrival) == .socket else { return }
+        if !PrivateFiles.exists(directory) {
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                throw HelperError(.failure, "cannot create \(directory): \(SystemIO.errorText())", fix: "check the permissions of \(PrivateFiles.directory(of: directory))")
+            }
+        }
+        try PrivateFiles.checkOwned(directory, as: .directory)
+        var name = directory + "/" + Self.sessionName + ".sock"
+        if PrivateFiles.exists(name) { name = directory + "/" + Self.sessionName + "-" + String(UInt64(Subprocess.monotonicSeconds() * 1e9)) + ".sock" }
+        if rename(arrival, name) != 0 {
+            throw HelperError(.failure, "cannot move \(arrival) to \(name): \(SystemIO.errorText())", fix: "check the permissions of \(directory)")
+        }
+        Trace.note("moved this session's socket to \(Trace.quoted(name)), so that the next session can bind \(Trace.quoted(arrival))")
+        // Once a session: the sockets of sessions that ended, which nothing tries while
+        // their own session's answers, removed (a live one is only connected to and closed).
+        for path in candidates() where path != name {
+            if case .dead = ForwardSockets.connect(path) { _ = unlink(path) }
+        }
+    }
+
+    /// The sockets to try, in order: this session's, then the others newest first (a
+    /// second session's requests go through the first's while it lasts), the arrival
+    /// socket if it could not be moved.
+    func candidates() -> [String] {
+        var found: [(path: String, time: Int)] = []
+        if let directory, let opened = CheckedDirectory.opened(directory, shownAs: directory, rootIsTrusted: false) {
+            for (name, info) in opened.entries() where name.hasSuffix(".sock") && info.st_mode & S_IFMT == S_IFSOCK {
+                found.append((directory + "/" + name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)))
+            }
+        }
+        let own = directory.map { $0 + "/" + Self.sessionName + ".sock" }
+        let ordered = found.sorted { ($0.path == own ? 1 : 0, $0.time) > ($1.path == own ? 1 : 0, $1.time) }.map(\.path)
+        return ordered + (PrivateFiles.exists(arrival) ? [arrival] : [])
+    }
+
+    enum Outcome {
+        case connected(ForwardConnection, path: String)
+        /// No one answers; `removedArrival`: a dead socket was in the arrival path, so this
+        /// session's own forward could not bind there.
+        case nobody(why: String, removedArrival: Bool)
+        case untrusted(HelperError)
+    }
+
+    /// A connection to the first socket that answers; dead ones (their session ended)
+    /// removed on the way.
+    func connect() -> Outcome {
+        do throws(HelperError) { try claim() } catch { return .untrusted(error) }
+        var removedArrival = false, why = "no socket at \(arrival)" + (directory.map { " or in \($0)" } ?? "")
+        for path in candidates() {
+            switch ForwardSockets.connect(path) {
+            case .connected(let connection): return .connected(connection, path: path)
+            case .untrusted(let error): return .untrusted(error)
+            case .nobody(let reason): why = reason
+            case .dead:
+                // Its session ended: removed (sshd does not), so that nothing tries it again.
+                let removed = unlink(path) == 0
+                Trace.note("no one listens on \(Trace.quoted(path)) (its session ended): " + (removed ? "removed it" : "cannot remove it: " + SystemIO.errorText()))
+                if path == arrival { removedArrival = removed }
+                why = "no socket answers"
+            }
+        }
+        return .nobody(why: why, removedArrival: removedArrival)
+    }
+}
