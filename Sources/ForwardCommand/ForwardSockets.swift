@@ -86,6 +86,18 @@ enum ForwardSockets {
         case untrusted(HelperError)
     }
 
+    /// Whether the user's socket at `path` is dead (no one listens: its session ended). A
+    /// live one is connected to and closed at once, which serve does not log.
+    static func isDead(_ path: String) -> Bool {
+        switch connect(path) {
+        case .dead: return true
+        case .connected(let connection):
+            connection.close()
+            return false
+        case .nobody, .untrusted: return false
+        }
+    }
+
     static func connect(_ path: String) -> Connection {
         switch examine(path) {
         case .absent: return .nobody("no socket at \(path)")
