@@ -11,6 +11,9 @@ import Glibc
 /// of the user's own; on the person's side, only the person's processes are read.
 @Suite(.enabled(if: sshWorldUnavailable == nil, Comment(rawValue: sshWorldUnavailable ?? "")))
 struct ForwardingHostileTests {
+    // Each world without the ~/.ssh/rc claim: the hostile client finds its session's
+    // socket where sshd binds it (the arrival path), as the remote's root would anyway.
+
     /// forward_client.py on the remote, through a session forwarding to `serve`.
     func client(_ world: ForwardWorld, _ serve: ForwardServe, _ arguments: String, input: [UInt8] = []) throws -> ProcessResult {
         try world.sshd.run("/usr/bin/python3 \(shellQuoted(forwardClient)) \(shellQuoted(world.remoteSocket)) \(arguments)",
@@ -59,7 +62,7 @@ struct ForwardingHostileTests {
 
     @Test(arguments: garbage)
     func garbageGetsNoCredentialAndServeGoesOn(_ garbage: Garbage) throws {
-        let world = try ForwardWorld()
+        let world = try ForwardWorld(claim: .atFirstGet)
         let serve = try world.serve()
         let sent = try client(world, serve, "send", input: garbage.bytes(world.server.host))
         #expect(sent.exitCode == 0, "\(sent)")
@@ -71,7 +74,7 @@ struct ForwardingHostileTests {
     /// Thousands of connections at once and in a row: each is answered (pong) or turned
     /// away (busy), none is left hanging, and serve answers afterwards.
     @Test func thousandsOfConnectionsAreAnsweredOrTurnedAway() throws {
-        let world = try ForwardWorld()
+        let world = try ForwardWorld(claim: .atFirstGet)
         let serve = try world.serve()
         let flood = try client(world, serve, "flood 2000 100")
         #expect(flood.exitCode == 0, "\(flood)")
@@ -91,7 +94,7 @@ struct ForwardingHostileTests {
     /// one held, a get is answered at once; with more than serve handles at once, turned
     /// away (busy) only until serve gives up on them (5 s).
     @Test func requestsThatNeverFinishDoNotHoldUpTheOthers() throws {
-        let world = try ForwardWorld()
+        let world = try ForwardWorld(claim: .atFirstGet)
         let serve = try world.serve()
         let command = "/usr/bin/python3 \(shellQuoted(forwardClient)) \(shellQuoted(world.remoteSocket))"
         let one = try world.sshd.openSession(forwarding: world.forward(to: serve), command: command + " stall 1", expecting: "stalled 1")
@@ -124,7 +127,7 @@ struct ForwardingHostileTests {
     /// (git goes on to its next helper), and nothing is sent to it.
     @Test(arguments: NotTheUsers.allCases)
     func aSocketThatIsNotTheUsersIsRefusedInOneLine(_ situation: NotTheUsers) throws {
-        let world = try ForwardWorld()
+        let world = try ForwardWorld(claim: .atFirstGet)
         // The record of what the listener got: in the remote's HOME, where its listener can write.
         let remote = world.remote, record = world.remote.home + "/listener.record"
         try ChildProcess.writeFile(record, [], mode: 0o666)
@@ -167,7 +170,7 @@ struct ForwardingHostileTests {
     /// uid to its socket, made reachable here on purpose (mode 0666, as a container's
     /// bind mount may make it), gets nothing, and is logged.
     @Test func aConnectionFromAnotherUserGetsNothing() throws {
-        let world = try ForwardWorld()
+        let world = try ForwardWorld(claim: .atFirstGet)
         let socket = try world.machine.sandbox.ownDirectory() + "/serve.sock"
         let serve = try world.serve(["--socket", socket])
         #expect(serve.socket == socket)

@@ -41,33 +41,42 @@ struct ForwardingSessionsTests {
     /// Two sessions to the same host at once: a clone in them gets the credential; then
     /// one ends, and the other must still get it.
     ///
-    /// Both share the one socket path in HOME, and only one listener is there: with
-    /// StreamLocalBindUnlink yes, sshd removes the older session's socket and binds the
-    /// newer's; with no, the newer's forward is not bound and the older's serves both.
-    /// When the session holding the listener ends, the other one is left with a dead socket
-    /// (or none): a known limitation of one fixed path, listed as a known issue below.
-    @Test(arguments: SSHServer.BindUnlink.allCases, Order.allCases)
-    func twoSessionsToTheSameHostGetTheCredential(_ bindUnlink: SSHServer.BindUnlink, _ order: Order) throws {
-        let world = try ForwardWorld(bindUnlink: bindUnlink)
-        let serve = try world.serve()
-        let older = try world.sshd.openSession(forwarding: world.forward(to: serve))
-        let newer = try world.sshd.openSession(forwarding: world.forward(to: serve), requireForward: bindUnlink == .yes)
-        let processes = world.remote.processes.count
+    /// sshd binds every session's socket at the one arrival path in HOME. Claimed as each
+    /// session starts (~/.ssh/rc), each is moved on into ~/.git-credential-forward/ and
+    /// both sessions keep their own. Claimed only by a first get, the second session's
+    /// forward meets the first's socket still at the path: with StreamLocalBindUnlink yes,
+    /// sshd removes it (the first session's listener is then out of reach) and binds the
+    /// second's; with no, the second's is not bound and the first's serves both. Either way
+    /// one listener serves both, and when its session ends the other is left with none:
+    /// the known issue below, which setup's ~/.ssh/rc line is there to avoid.
+    @Test(arguments: ForwardWorld.Claim.allCases, SSHServer.BindUnlink.allCases)
+    func twoSessionsToTheSameHostGetTheCredential(_ claim: ForwardWorld.Claim, _ bindUnlink: SSHServer.BindUnlink) throws {
+        for order in Order.allCases {
+            let world = try ForwardWorld(bindUnlink: bindUnlink, claim: claim)
+            let serve = try world.serve()
+            let older = try world.sshd.openSession(forwarding: world.forward(to: serve))
+            let newer = try world.sshd.openSession(forwarding: world.forward(to: serve),
+                                                   requireForward: claim == .atSessionStart || bindUnlink == .yes)
+            let processes = world.remote.processes.count
 
-        // A shell of either session: any process of the user reads the one path in HOME.
-        let clone = try world.clone("with-two-sessions", through: nil)
-        #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone with two sessions open: \(clone)\n\(serve.log)")
+            // A shell of either session: the helper tries the sockets of every session.
+            let clone = try world.clone("with-two-sessions", through: nil)
+            #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "\(order): clone with two sessions open: \(clone)\n\(serve.log)")
 
-        let (ending, left) = order == .newerEndsFirst ? (newer, older) : (older, newer)
-        ending.end()
-        try world.remote.waitUntilNoProcesses(but: processes / 2, "one of two sessions ended")
-        let holderEnded = (bindUnlink == .yes) == (order == .newerEndsFirst)
-        try withKnownIssue("the session left gets nothing once the one whose socket sshd bound has ended (one fixed path in HOME)") {
-            let got = try world.helper("get", world.request, through: nil)
-            #expect(got.attributes["password"] == world.password, "the session left lost its forward: \(got)\nsshd: \(world.sshd.log)")
-        } when: { holderEnded }
-        left.end()
-        world.expectNothingAtRestOnTheRemote()
+            let (ending, left) = order == .newerEndsFirst ? (newer, older) : (older, newer)
+            ending.end()
+            try world.remote.waitUntilNoProcesses(but: processes / 2, "one of two sessions ended")
+            let holderEnded = claim == .atFirstGet && (bindUnlink == .yes) == (order == .newerEndsFirst)
+            try withKnownIssue("without the ~/.ssh/rc claim, the session left gets nothing once the one whose socket sshd bound has ended") {
+                let got = try world.helper("get", world.request, through: nil)
+                #expect(got.attributes["password"] == world.password, "\(order): the session left lost its forward: \(got)\nsshd: \(world.sshd.log)")
+            } when: { holderEnded }
+            left.end()
+            world.expectNothingAtRestOnTheRemote()
+            // The sessions' sockets were tried (is anyone there?) without a request: nothing
+            // the person did, so nothing in the log they read.
+            #expect(!serve.log.contains { $0.contains("without a request") }, "\(order): \(serve.log)")
+        }
     }
 
     enum Ending: String, CaseIterable, CustomTestStringConvertible {
@@ -76,32 +85,38 @@ struct ForwardingSessionsTests {
         var testDescription: String { rawValue }
     }
 
-    /// A session gone (its client killed, or ended) leaves its socket on the remote; the
-    /// next sessions must work without the person removing it by hand.
-    @Test(arguments: SSHServer.BindUnlink.allCases, Ending.allCases)
-    func aReconnectAfterASessionIsGoneGetsTheCredential(_ bindUnlink: SSHServer.BindUnlink, _ ending: Ending) throws {
-        let world = try ForwardWorld(bindUnlink: bindUnlink)
-        let serve = try world.serve()
-        let first = try world.sshd.openSession(forwarding: world.forward(to: serve))
-        switch ending {
-        case .killed: first.killClient()
-        case .ended: first.end()
-        }
-        try world.remote.waitUntilNoProcesses("the first session's end on the server")
-        #expect(fileExists(world.remoteSocket), "sshd removed the socket of the session that ended")
+    /// A session gone (its client killed, or ended) leaves its socket on the remote (sshd
+    /// removes none); the next sessions must work without the person removing it by hand.
+    @Test(arguments: ForwardWorld.Claim.allCases, SSHServer.BindUnlink.allCases)
+    func aReconnectAfterASessionIsGoneGetsTheCredential(_ claim: ForwardWorld.Claim, _ bindUnlink: SSHServer.BindUnlink) throws {
+        for ending in Ending.allCases {
+            let world = try ForwardWorld(bindUnlink: bindUnlink, claim: claim)
+            let serve = try world.serve()
+            let first = try world.sshd.openSession(forwarding: world.forward(to: serve))
+            switch ending {
+            case .killed: first.killClient()
+            case .ended: first.end()
+            }
+            try world.remote.waitUntilNoProcesses("\(ending): the first session's end on the server")
+            // Its socket is left: moved on (claimed as it started), or at the arrival path.
+            let left = claim == .atSessionStart ? files(in: world.sessionsDirectory) : [world.remoteSocket]
+            #expect(left.count == 1 && left.allSatisfy(fileExists), "\(ending): \(left)")
 
-        if bindUnlink == .no {
-            // sshd cannot bind the path where the dead socket is: this session has no
-            // forward, its get is a silent miss, and the helper removes the dead socket...
-            let unforwarded = try world.helper("get", world.request, through: serve, requireForward: false)
-            expectSilentMiss(unforwarded)
-            #expect(world.sshd.log.contains("Address already in use"), "sshd bound the path after all: \(world.sshd.log)")
-            #expect(!fileExists(world.remoteSocket), "the helper left the dead socket: the next session cannot bind it either")
+            if claim == .atFirstGet && bindUnlink == .no {
+                // sshd cannot bind the path where the dead socket is: this session has no
+                // forward; its get says so in one line (reconnect), and removes the dead socket...
+                let unforwarded = try world.helper("get", world.request, through: serve, requireForward: false)
+                expectOneLineFailure(unforwarded, exitCode: 0, mentioning: ["could not bind", "Fix: reconnect"])
+                #expect(unforwarded.stdout.isEmpty)
+                #expect(world.sshd.log.contains("Address already in use"), "\(ending): sshd bound the path after all: \(world.sshd.log)")
+                #expect(!fileExists(world.remoteSocket), "\(ending): the helper left the dead socket: the next session cannot bind it either")
+            }
+            // ...so that the next session forwards it again (any other: at once).
+            let clone = try world.clone("after-reconnect", through: serve)
+            #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "\(ending): clone after a reconnect: \(clone)\n\(serve.log)")
+            #expect(left.allSatisfy { !fileExists($0) }, "\(ending): the dead socket was not removed: \(left)")
+            world.expectNothingAtRestOnTheRemote()
         }
-        // ...so that the next session forwards it again.
-        let clone = try world.clone("after-reconnect", through: serve)
-        #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone after a reconnect: \(clone)\n\(serve.log)")
-        world.expectNothingAtRestOnTheRemote()
     }
 }
 

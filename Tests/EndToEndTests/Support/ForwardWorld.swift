@@ -79,25 +79,44 @@ final class ForwardServe {
 
 /// The person's machine and a remote one: git-credential-sqlite as the person's helper
 /// (their git configuration) holding alice's password for a loopback git server; sshd on
-/// 127.0.0.1 logging in a throwaway account (the remote) whose git names `forward` as its
-/// helper, as `setup` tells a person to configure it.
+/// 127.0.0.1 logging in a throwaway account (the remote), configured as `setup` tells a
+/// person to: git's credential.helper the program by its full path (the copied file) and,
+/// unless told otherwise, `git-credential-forward claim` in ~/.ssh/rc.
 final class ForwardWorld {
+    /// When a session's socket is moved on from the arrival path into
+    /// ~/.git-credential-forward/ (so that the next session can bind the path again).
+    enum Claim: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// ~/.ssh/rc runs `git-credential-forward claim` as each session starts (setup's step 4).
+        case atSessionStart = "claimed from ~/.ssh/rc"
+        /// No ~/.ssh/rc: the session's first get claims it.
+        case atFirstGet = "claimed by the first get"
+        var testDescription: String { rawValue }
+    }
+
     let machine: ClientMachine
     let server: BasicAuthServer
     let password = awkwardPassword()
     let sshd: SSHServer
     var remote: RemoteAccount { sshd.account }
-    /// Where the helper looks on the remote by default (sshd makes no directories, HOME is the user's).
+    /// Where sshd binds each session's socket (RemoteForward's path as setup prints it):
+    /// one file in HOME, since sshd makes no directories.
     var remoteSocket: String { remote.home + "/.git-credential-forward.sock" }
+    /// Where sessions' sockets are moved to.
+    var sessionsDirectory: String { remote.home + "/.git-credential-forward" }
 
-    init(bindUnlink: SSHServer.BindUnlink = .yes) throws {
+    init(bindUnlink: SSHServer.BindUnlink = .yes, claim: Claim = .atSessionStart) throws {
         machine = try ClientMachine(.sqlite)
         server = try machine.startServer(username: "alice", password: password)
         try server.makeRepository("project")
         try machine.store(username: "alice", password: password, for: server)
         sshd = try SSHServer(sandbox: machine.sandbox, bindUnlink: bindUnlink)
-        let configured = try sshd.run("git config --global credential.helper forward")
-        guard configured.exitCode == 0 else { throw SpawnError(description: "remote git config: \(configured)\n\(sshd.log)") }
+        // setup's lines for the remote, the program where the build put it.
+        var lines = ["git config --global credential.helper \(shellQuoted(BuiltProducts.forward))"]
+        if claim == .atSessionStart { lines.append("echo \(shellQuoted(BuiltProducts.forward)) claim >> ~/.ssh/rc") }
+        for line in lines {
+            let configured = try sshd.run(line)
+            guard configured.exitCode == 0 else { throw SpawnError(description: "on the remote, \(line): \(configured)\n\(sshd.log)") }
+        }
     }
 
     /// serve for this remote (name `remote`), allowing the server's host unless `options` names hosts.
@@ -124,7 +143,7 @@ final class ForwardWorld {
     func helper(_ arguments: String, _ request: [UInt8], through serve: ForwardServe?, requireForward: Bool = true,
                 environment: [String: String] = [:]) throws -> ProcessResult {
         let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(shellQuoted($0.value)) " }.joined()
-        return try sshd.run(variables + "git-credential-forward \(arguments)", forwarding: serve.map(forward(to:)), requireForward: requireForward,
+        return try sshd.run(variables + shellQuoted(BuiltProducts.forward) + " " + arguments, forwarding: serve.map(forward(to:)), requireForward: requireForward,
                             input: request)
     }
 

@@ -274,10 +274,11 @@ final class SSHServer {
         return arguments + ["\(account.name)@127.0.0.1", remoteCommand(command)]
     }
 
-    /// What the remote shell runs: `command` in HOME, the built programs first on PATH (where
-    /// a person puts the one copied file), no prompt on any terminal.
+    /// What the remote shell runs: `command` in HOME, with sshd's PATH (no login shell's:
+    /// the programs are named by their full path, as setup tells a person to), no prompt
+    /// on any terminal.
     private func remoteCommand(_ command: String) -> String {
-        "export PATH=\(shellQuoted(BuiltProducts.directory)):\"$PATH\" GIT_TERMINAL_PROMPT=0 LANG=C.UTF-8; cd && \(command)"
+        "export GIT_TERMINAL_PROMPT=0 LANG=C.UTF-8; cd && \(command)"
     }
 
     /// `ssh [-R forward] account@127.0.0.1 command`, to its end: its stdout and stderr are
