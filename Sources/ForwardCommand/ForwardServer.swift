@@ -79,6 +79,9 @@ struct ForwardServer {
                 log.write(policy.name, .get, nil, "refused a connection from uid \(peer), not yours")
                 continue
             }
+            // Children that ended while this waited in poll counted out first: else the
+            // first request after a burst ends is turned away as busy by no one.
+            while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
             guard children < Self.maxChildren else {
                 ForwardConnection(fd: fd).write(ForwardWire.none(.busy), until: ForwardConnection.now + 0.1)
                 close(fd)

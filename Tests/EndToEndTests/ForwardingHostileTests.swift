@@ -114,6 +114,39 @@ struct ForwardingHostileTests {
         try expectServeStillAnswers(world, serve)
     }
 
+    /// serve's children, by pid, and whether each has ended (a zombie not yet reaped).
+    func children(of serve: ForwardServe) -> [(pid: pid_t, ended: Bool)] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After the command's parentheses: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == serve.pid else { return nil }
+            return (pid, fields[0] == "Z")
+        }
+    }
+
+    /// A burst that filled serve's 32 places has ended: the next request is answered, not
+    /// turned away as busy by children that are gone but not yet counted out. On this
+    /// machine's side, straight to serve's socket (ssh's part is not what is tested).
+    @Test func theFirstRequestAfterABurstEndsIsAnswered() throws {
+        let world = try ForwardWorld(claim: .atFirstGet)
+        let serve = try world.serve()
+        let burst = try BackgroundProcess("/usr/bin/python3", [forwardClient, serve.socket, "stall", "32"], environment: world.machine.sandbox.environment)
+        #expect(try burst.firstLine(timeout: 20) == "stalled 32")
+        var deadline = Date().addingTimeInterval(20)
+        while children(of: serve).count < 32 && Date() < deadline { usleep(10_000) }
+        #expect(children(of: serve).count == 32, "serve did not take the 32: \(children(of: serve))")
+
+        burst.stop()  // each child reads the end of its request, answers, logs, ends
+        deadline = Date().addingTimeInterval(20)
+        while !children(of: serve).allSatisfy(\.ended) && Date() < deadline { usleep(5_000) }
+        let request = Array("git-credential-forward/1 get\n".utf8) + world.request
+        let got = try world.machine.sandbox.run("/usr/bin/python3", [forwardClient, serve.socket, "send"], input: request)
+        #expect(got.stdoutLines.contains("answer") && got.stdoutText.contains("password=\(world.password)\n"),
+                "the first request after the burst: \(got)")
+    }
+
     // MARK: The socket on the remote
 
     enum NotTheUsers: String, CaseIterable, CustomTestStringConvertible {
