@@ -28,6 +28,19 @@ struct ForwardingTests {
         #expect(try world.personsPassword() == world.password)
     }
 
+    /// Nor in any process's argv or environment, on either end, while the clone runs
+    /// (the server answers slowly, so that the clients are there to be seen).
+    @Test func noProcessHoldsThePasswordInItsArgumentsOrEnvironment() throws {
+        let world = try ForwardWorld(responseDelay: 0.5)
+        let serve = try world.serve()
+        let (clone, report) = try ProcessSampler.watching(secrets: ["password": world.password]) {
+            try world.clone("project", through: serve)
+        }
+        #expect(clone.exitCode == 0, "clone: \(clone)")
+        #expect(report.findings.isEmpty, "\(report)")
+        #expect(report.programs.isSuperset(of: ["git-credential-forward", "git-remote-http"]), "the sampler saw neither end: \(report.programs.sorted())")
+    }
+
     /// `--host` decides; the request's host is compared without regard to case, and HOST
     /// allows every port of it, HOST:PORT that port only.
     @Test(arguments: [("127.0.0.2", false), ("127.0.0.1:1", false), ("127.0.0.1", true), ("localhost", false)])

@@ -104,9 +104,10 @@ final class ForwardWorld {
     /// Where sessions' sockets are moved to.
     var sessionsDirectory: String { remote.home + "/.git-credential-forward" }
 
-    init(bindUnlink: SSHServer.BindUnlink = .yes, claim: Claim = .atSessionStart) throws {
+    /// `responseDelay`: the git server's, in seconds (so that a sampler sees the clients run).
+    init(bindUnlink: SSHServer.BindUnlink = .yes, claim: Claim = .atSessionStart, responseDelay: Double = 0) throws {
         machine = try ClientMachine(.sqlite)
-        server = try machine.startServer(username: "alice", password: password)
+        server = try machine.startServer(username: "alice", password: password, responseDelay: responseDelay)
         try server.makeRepository("project")
         try machine.store(username: "alice", password: password, for: server)
         sshd = try SSHServer(sandbox: machine.sandbox, bindUnlink: bindUnlink)
