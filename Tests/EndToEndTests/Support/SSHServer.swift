@@ -96,16 +96,6 @@ final class RemoteAccount {
         }
     }
 
-    /// `executable arguments` run as this account on this machine (not through ssh), with
-    /// its HOME, in it.
-    func run(_ executable: String, _ arguments: [String], input: [UInt8] = [], environment: [String: String] = [:],
-             timeout: Double = 30) throws -> ProcessResult {
-        let become = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", executable]
-        return try ChildProcess.run(Sandbox.which("setpriv") ?? "/usr/bin/setpriv", become + arguments, stdin: input,
-                                    environment: ["PATH": Sandbox.searchPath, "HOME": home, "LANG": "C.UTF-8"].merging(environment) { $1 },
-                                    directory: home, timeout: timeout)
-    }
-
     /// Every regular file under HOME whose bytes hold `text`, as paths relative to HOME.
     func files(containing text: String) -> [String] {
         guard let walk = FileManager.default.enumerator(atPath: home) else { return ["(cannot walk \(home))"] }
@@ -310,24 +300,17 @@ final class SSHServer {
             throw SpawnError(description: "ssh session did not start: \(error); ssh said: \(String(decoding: contents(of: errors) ?? [], as: UTF8.self)); sshd: \(log)")
         }
         guard line == expecting else { throw SpawnError(description: "ssh session printed \(line.debugDescription), not \(expecting)") }
-        return SSHSession(process: process, errorsFile: errors)
+        return SSHSession(process: process)
     }
 }
 
 /// An ssh session open in the background (`SSHServer.openSession`); ended on deinit.
 final class SSHSession {
     private let process: BackgroundProcess
-    private let errorsFile: String
 
-    init(process: BackgroundProcess, errorsFile: String) {
-        self.process = process
-        self.errorsFile = errorsFile
-    }
+    init(process: BackgroundProcess) { self.process = process }
 
     deinit { process.stop() }
-
-    /// What ssh wrote on stderr so far.
-    var errors: String { String(decoding: contents(of: errorsFile) ?? [], as: UTF8.self) }
 
     /// The client killed with SIGKILL, as when a laptop's lid closes or the network drops:
     /// nothing cleans up on either end.
