@@ -228,6 +228,6 @@ import Glibc
         #expect(try listener.firstLine(timeout: 20) == "ready")
         let got = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["--socket", socket, "get"], input: wire("protocol=https", "host=example.com"))
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
-        #expect(got.stderrText == "git-credential-forward: \(shared), above \(socket), is writable by group or others (mode 770), who could move it away. Fix: chmod go-w \(shared)\n", "\(got)")
+        #expect(got.stderrText == "git-credential-forward: \(shared), above \(socket), is writable by group or others (mode 0770), who could move it away. Fix: chmod go-w \(shared)\n", "\(got)")
     }
 }
