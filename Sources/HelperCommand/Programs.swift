@@ -19,7 +19,8 @@ public enum Programs {
         public let name: String
         /// The executable it is a name of (MultiCall).
         public let executable: String
-        /// Where a credential helper keeps credentials, in the order it reads them; none for a command.
+        /// Where a credential helper keeps credentials, in the order it reads them; none for a
+        /// command, and for git-credential-forward, which keeps nothing (the person's machine does).
         public let keeps: [Place]
 
         /// A credential helper's short name (credential.helper=sqlite); `nil` for a command.
