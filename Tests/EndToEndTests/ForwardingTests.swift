@@ -174,6 +174,26 @@ struct ForwardingTests {
         #expect(clone.exitCode == 0 && clone.stderr.isEmpty, "clone: \(clone)")
     }
 
+    /// doctor on the remote, in a session: whether the other end answers through the
+    /// forwarded socket, and what to do when it does not.
+    @Test func doctorOnTheRemoteSaysWhetherServeAnswers() throws {
+        let world = try ForwardWorld()
+        let serve = try world.serve()
+        let answering = try world.helper("doctor", [], through: serve)
+        #expect(answering.exitCode == 0 && answering.stdoutLines.contains { $0.hasPrefix("ok  ") && $0.contains("socket") && $0.contains("answers") },
+                "\(answering)")
+        #expect(answering.stdoutLines.contains { $0.hasPrefix("ok  ") && $0.contains("git config") }, "\(answering)")
+
+        let unforwarded = try world.helper("doctor", [], through: nil)
+        #expect(unforwarded.stdoutLines.contains { $0.hasPrefix("warn") && $0.contains("no forward") && $0.contains("Fix: ") }, "\(unforwarded)")
+
+        serve.stop()
+        let stopped = try world.helper("doctor", [], through: serve)
+        #expect(stopped.exitCode == 1 && stopped.stdoutLines.contains { $0.hasPrefix("FAIL") && $0.contains("nothing answers") && $0.contains("Fix: ") },
+                "\(stopped)")
+        #expect(!stopped.stdoutText.contains("no answer within"), "doctor waited for an answer from no one: \(stopped)")
+    }
+
     /// No forward at all (a session without -R): nothing there, a silent miss.
     @Test func withNoSocketOnTheRemoteAGetIsASilentMiss() throws {
         let world = try ForwardWorld()
