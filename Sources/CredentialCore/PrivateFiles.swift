@@ -112,7 +112,7 @@ public enum PrivateFiles {
                 // Whoever owns the link can point it elsewhere (in /tmp, even though it is sticky).
                 if info.st_uid != geteuid() && info.st_uid != 0 {
                     throw HelperError(.failure, "\(prefix), above \(path), is a symbolic link of uid \(info.st_uid), who could point it elsewhere",
-                                      fix: "keep the store under directories that only you and root own (--db, --key-file)")
+                                      fix: "keep it under directories that only you and root own")
                 }
                 guard let real = realpath(prefix, nil) else {
                     if errno == ENOENT { return }
@@ -126,7 +126,7 @@ public enum PrivateFiles {
             let trusted = info.st_uid == geteuid() || info.st_uid == 0
             if !trusted {
                 throw HelperError(.failure, "\(prefix), above \(path), belongs to uid \(info.st_uid), who could move it away and put theirs in its place",
-                                  fix: "keep the store under directories that only you and root own (--db, --key-file)")
+                                  fix: "keep it under directories that only you and root own")
             }
             let sticky = info.st_mode & S_ISVTX != 0
             if info.st_mode & 0o022 != 0 && !(trustingSticky && sticky && info.st_uid == 0) {

@@ -42,7 +42,9 @@ struct ForwardConnection {
                 received += count
                 return true
             }
-            if count == 0 { ended = true; break }
+            // A reset is the other end gone too (closed with our bytes unread: sshd, when
+            // ssh on the person's side found no one to pass the connection to).
+            if count == 0 || (count < 0 && errno == ECONNRESET) { ended = true; break }
             if errno == EINTR { continue }
             guard errno == EAGAIN, wait(for: Int32(POLLIN), until: deadline) else { return false }
         }

@@ -52,7 +52,7 @@ enum ForwardDoctor {
         for path in candidates {
             let check = socketCheck(path, remote: true)
             if check.verdict == .ok { return configuration() + [check] }
-            if case .dead = ForwardSockets.connect(path) { dead += 1; continue }
+            if ForwardSockets.isDead(path) { dead += 1; continue }
             return configuration() + [check]
         }
         return configuration() + [HealthCheck(.warn, "socket", "\(dead) socket\(dead == 1 ? "" : "s") of sessions that ended, none answering: this session has no forward (the next get removes them)",

@@ -34,13 +34,14 @@ struct ForwardLog {
     }
 
     /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
-    func write(_ name: String, _ action: ForwardWire.Action, _ request: Credential?, _ outcome: String) {
+    /// `what`: the action, or "connection" for one that asked nothing.
+    func write(_ name: String, _ what: String, _ request: Credential?, _ outcome: String) {
         var now = time(nil), parts = tm()
         gmtime_r(&now, &parts)
         var stamp = [CChar](repeating: 0, count: 32)
         strftime(&stamp, stamp.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
         let asked = request.map { " " + Self.place($0) } ?? ""
-        let line = String(decoding: stamp.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + " \(name) \(action.rawValue)\(asked): \(outcome)\n"
+        let line = String(decoding: stamp.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + " \(name) \(what)\(asked): \(outcome)\n"
         // One write of a whole line (O_APPEND): the children's lines never interleave.
         SystemIO.writeAll(fd, Trace.printable(String(line.dropLast())) + "\n")
     }

@@ -50,6 +50,12 @@ struct ForwardPolicy {
         var text: String { port.map { host + ":" + $0 } ?? host }
     }
 
+    /// RFC 3986's scheme, in lower case as git writes it: a letter, then letters, digits, '+', '-', '.'.
+    static func isScheme(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, first >= 0x61 && first <= 0x7A else { return false }
+        return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || [0x2B, 0x2D, 0x2E].contains($0) }
+    }
+
     /// A NAME for a socket's file name and a log: letters, digits, '.', '-', '_'.
     static func checkName(_ name: String) throws(HelperError) {
         let fine = !name.isEmpty && name.count <= 64 && name.first != "." && name.first != "-"
@@ -68,15 +74,22 @@ struct ForwardPolicy {
     /// Whether `action` on `request` may go to the person's helpers (before any
     /// confirmation): the host first (nothing is done for a host not listed), then the action.
     func decide(_ action: ForwardWire.Action, _ request: Credential) -> Decision {
-        guard request.protocol != nil, let host = request.host?.text else {
+        guard let scheme = request.protocol, let host = request.host?.text else {
             return .refuse(.notAllowed, why: "the request names no protocol and host")
         }
+        // git matches credential.<url>.* against PROTOCOL://HOST as written: a protocol
+        // holding "://" and a host of its own would choose another host's helpers.
+        guard Self.isScheme(scheme.bytes) else {
+            return .refuse(.badRequest, why: "the protocol \(Trace.quoted(scheme.bytes)) is not a URL scheme (lower-case letters, digits, '+', '-', '.')")
+        }
         guard hosts.contains(where: { $0.matches(host) }) else {
-            let allow = "serve \(name) --host \(ShellWord.quoted(host))"
-            return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet (\(allow) allows this one)"
-                : "\(Trace.quoted(host)) is not among the hosts allowed for \(name) (\(allow) allows it)")
+            let allow = (try? HostPattern(host)) != nil ? " (serve \(name) --host \(ShellWord.quoted(host)) allows \(hosts.isEmpty ? "this one" : "it"))" : ""
+            return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet" + allow
+                : "\(Trace.quoted(host)) is not among the hosts allowed for \(name)" + allow)
         }
         switch action {
+        case .store where !request.isStorable:
+            return .refuse(.badRequest, why: "nothing to store: the request holds no username and password")
         case .store where !allowStore:
             return .refuse(.actionNotAllowed, why: "not stored: store is not allowed for \(name) (serve --allow-store allows it)")
         case .erase where !allowErase:

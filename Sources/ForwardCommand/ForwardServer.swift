@@ -76,9 +76,12 @@ struct ForwardServer {
             let peer = csocket_peer_uid(fd)
             guard peer == Int(geteuid()) else {
                 close(fd)
-                log.write(policy.name, .get, nil, "refused a connection from uid \(peer), not yours")
+                log.write(policy.name, "connection", nil, "refused: from uid \(peer), not yours")
                 continue
             }
+            // Children that ended while this waited in poll counted out first: else the
+            // first request after a burst ends is turned away as busy by no one.
+            while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
             guard children < Self.maxChildren else {
                 ForwardConnection(fd: fd).write(ForwardWire.none(.busy), until: ForwardConnection.now + 0.1)
                 close(fd)
@@ -119,10 +122,10 @@ struct ForwardRequestHandler {
             // Closed before a byte came: the remote's helper seeing whether a session's
             // socket is still alive (RemoteSessions.claim), nothing asked.
             if connection.ended && connection.received == 0 { return }
-            return refuse(connection, .badRequest, .get, nil, connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
+            return refuse(connection, .badRequest, nil, nil, connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
         }
         guard let action = ForwardWire.action(of: first) else {
-            return refuse(connection, .badRequest, .get, nil, "not a request of \(ForwardWire.version)")
+            return refuse(connection, .badRequest, nil, nil, "not a request of \(ForwardWire.version)")
         }
         if action == .ping {
             connection.write(ForwardWire.pong(policy.name), until: deadline)
@@ -135,8 +138,12 @@ struct ForwardRequestHandler {
         do { request = try WireFormat.parse(block) } catch {
             return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
         }
+        // Refused before anything runs, but a store not allowed: it may be of what the
+        // person's helpers hold already, which is not worth a line (below).
         let decision = policy.decide(action, request)
-        if case .refuse(.notAllowed, let why) = decision { return refuse(connection, .notAllowed, action, request, why) }
+        if case .refuse(let reason, let why) = decision, !(action == .store && reason == .actionNotAllowed) {
+            return refuse(connection, reason, action, request, why)
+        }
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
         // git stores with every helper what it just used, after each fetch and push: a
         // store of what the person's helpers hold already changes nothing, asks nothing and
@@ -161,17 +168,17 @@ struct ForwardRequestHandler {
         case .get:
             let (answer, why) = PersonsHelpers.fill(request)
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
-            log.write(policy.name, action, request, why)
+            log.write(policy.name, action.rawValue, request, why)
             connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
         default:
-            log.write(policy.name, action, request, PersonsHelpers.tell(action, request))
+            log.write(policy.name, action.rawValue, request, PersonsHelpers.tell(action, request))
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
         }
     }
 
     /// The log's line first: whoever sees the answer finds it logged.
-    func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action, _ request: Credential?, _ why: String) {
-        log.write(policy.name, action, request, why)
+    func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action?, _ request: Credential?, _ why: String) {
+        log.write(policy.name, action?.rawValue ?? "connection", request, why)
         connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 
@@ -182,6 +189,7 @@ struct ForwardRequestHandler {
         case .erase: "erase your credential for"
         default: "use your credential for"
         }
-        return "Allow \(policy.name) to \(what) \(ForwardLog.place(request))?"
+        // The remote's values as the log shows them, and no longer than a dialog's line.
+        return Trace.printable("Allow \(policy.name) to \(what) \(String(ForwardLog.place(request).prefix(200)))?")
     }
 }

@@ -65,12 +65,12 @@ enum ForwardSockets {
         let type = info.st_mode & S_IFMT
         if type != S_IFSOCK {
             let what = type == S_IFLNK ? "a symbolic link" : PrivateFiles.kind(of: info.st_mode)
-            return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not the forwarded one and is not used",
-                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside"))); ssh makes the socket"))
+            return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not used",
+                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside")))"))
         }
         if info.st_uid != geteuid() {
             return .untrusted(HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it is not used: whoever made it would be handed your requests",
-                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside"))), then connect again"))
+                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside")))"))
         }
         do { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return .untrusted(error) }
         return .socket
@@ -84,6 +84,18 @@ enum ForwardSockets {
         /// The user's socket with no one listening: a session ended without removing it.
         case dead
         case untrusted(HelperError)
+    }
+
+    /// Whether the user's socket at `path` is dead (no one listens: its session ended). A
+    /// live one is connected to and closed at once, which serve does not log.
+    static func isDead(_ path: String) -> Bool {
+        switch connect(path) {
+        case .dead: return true
+        case .connected(let connection):
+            connection.close()
+            return false
+        case .nobody, .untrusted: return false
+        }
     }
 
     static func connect(_ path: String) -> Connection {

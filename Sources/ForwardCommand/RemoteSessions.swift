@@ -31,6 +31,9 @@ struct RemoteSessions {
     /// is none; an untrusted one is left where it is, and said by `connect`.
     func claim() throws(HelperError) {
         guard let directory, ForwardSockets.examine(arrival) == .socket else { return }
+        // A dead one is not this session's: an earlier session left it, and it kept this
+        // session's forward from binding. Left for `connect` to remove and say so.
+        if ForwardSockets.isDead(arrival) { return }
         if !PrivateFiles.exists(directory) {
             if mkdir(directory, 0o700) != 0 && errno != EEXIST {
                 throw HelperError(.failure, "cannot create \(directory): \(SystemIO.errorText())", fix: "check the permissions of \(PrivateFiles.directory(of: directory))")
@@ -45,9 +48,7 @@ struct RemoteSessions {
         Trace.note("moved this session's socket to \(Trace.quoted(name)), so that the next session can bind \(Trace.quoted(arrival))")
         // Once a session: the sockets of sessions that ended, which nothing tries while
         // their own session's answers, removed (a live one is only connected to and closed).
-        for path in candidates() where path != name {
-            if case .dead = ForwardSockets.connect(path) { _ = unlink(path) }
-        }
+        for path in candidates() where path != name && ForwardSockets.isDead(path) { _ = unlink(path) }
     }
 
     /// The sockets to try, in order: this session's, then the others newest first (a

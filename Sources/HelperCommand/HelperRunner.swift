@@ -39,19 +39,7 @@ public enum HelperRunner {
                 SystemIO.writeAll(1, script + "\n")
                 exit(0)
             }
-            // git may call a helper with actions it does not know yet: ignore them, silently;
-            // but git never gives a helper a terminal as stdin, so there a person mistyped.
-            // git puts its action last, after options and their values: a word before it
-            // is never git's call (`expot -o FILE`), and a script must not take it for done.
-            let known = Root.configuration.subcommands.map { $0._commandName }
-            if isUnknownAction(arguments, known: known) {
-                let words = commandWords(arguments)
-                let unknown = UnknownCommand.error(program: Root._commandName, words: words, known: known + ["help"])
-                if words.count > 1 { throw unknown }
-                Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
-                if isatty(0) == 1 { SystemIO.writeAll(2, unknown.line(program: Root._commandName) + "\n") }
-                exit(0)
-            }
+            try ignoreUnknownAction(arguments, root: root)
             try runParsed(Root.parseAsRoot(arguments), root: root)
         } catch {
             exit(report(error, root: root))
@@ -85,16 +73,27 @@ public enum HelperRunner {
                 SystemIO.writeAll(1, script + "\n")
                 exit(0)
             }
-            // A command of subcommands (git-credential-forward): a first word that names
-            // none is a typo, said as a helper's is (`serv` means `serve`).
-            let known = Command.configuration.subcommands.map { $0._commandName }
-            if !known.isEmpty, let first = arguments.first, !first.hasPrefix("-"), !(known + ["help"]).contains(first) {
-                throw UnknownCommand.error(program: Command._commandName, words: [first], known: known + ["help"])
-            }
+            // A command of subcommands (git-credential-forward, a helper without a store).
+            if !Command.configuration.subcommands.isEmpty { try ignoreUnknownAction(arguments, root: command) }
             try runParsed(Command.parseAsRoot(arguments), root: command)
         } catch {
             exit(report(error, root: Command.self))
         }
+    }
+
+    /// git may call a helper with actions it does not know yet: ignore them, silently; but
+    /// git never gives a helper a terminal as stdin, so there a person mistyped. git puts
+    /// its action last, after options and their values: a word before it is never git's
+    /// call (`expot -o FILE`), and a script must not take it for done.
+    static func ignoreUnknownAction<Root: ParsableCommand>(_ arguments: [String], root: Root.Type) throws {
+        let known = Root.configuration.subcommands.map { $0._commandName }
+        guard isUnknownAction(arguments, known: known) else { return }
+        let words = commandWords(arguments)
+        let unknown = UnknownCommand.error(program: Root._commandName, words: words, known: known + ["help"])
+        if words.count > 1 { throw unknown }
+        Trace.note("ignored the action \(Trace.quoted(arguments.last!)), which this helper does not know")
+        if isatty(0) == 1 { SystemIO.writeAll(2, unknown.line(program: Root._commandName) + "\n") }
+        exit(0)
     }
 
     /// The action is the last argument. It is unknown when it is a word (not an option)

@@ -161,4 +161,73 @@ import Glibc
         let confirm = try sandbox.run(program, ["serve", "build", "--host", "github.com", "--confirm", "--socket", sandbox.root + "/build.sock"], timeout: 3)
         #expect(confirm.stderrText.contains("git-credential-forward: --confirm: no one can be asked here, so every request is refused: no display to ask on"), "\(confirm)")
     }
+
+    /// git matches credential.<url>.* against PROTOCOL://HOST as written: a protocol
+    /// holding "://" and a host of its own must not reach another host's helpers (found by
+    /// the attack round: protocol=https://corp.internal/? with host=example.com).
+    @Test(arguments: ["https://corp.internal/?", "https://corp.internal/x?", "https://corp.internal#", "HTTPS", "https:", ""])
+    func aProtocolThatIsNoSchemeReachesNoHelper(_ scheme: String) throws {
+        let sandbox = try Sandbox()
+        let called = sandbox.root + "/corp-called"
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--allow-store", "--allow-erase"])
+        let corp = #"!f() { echo "$1" >> '\#(called)'; test "$1" = get && printf 'username=corp\npassword=CORP_SECRET\n'; }; f"#
+        #expect(try forward.sandbox.git(["config", "--global", "credential.https://corp.internal.helper", corp]).exitCode == 0)
+        for action in ["get", "store", "erase"] {
+            let result = try forward.remote(action, wire("protocol=\(scheme)", "host=example.com", "username=corp", "password=STORED"))
+            #expect(result.exitCode == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(action): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: called), "the other host's helper ran: \(String(describing: try? String(contentsOfFile: called, encoding: .utf8)))")
+        #expect(forward.logLines.count == 3 && forward.logLines.allSatisfy { $0.contains("is not a URL scheme") }, "\(forward.logLines)")
+    }
+
+    /// What the remote sends reaches the person's dialog escaped, as in the log: no escape
+    /// sequence, no direction override that would make one host read as another.
+    @Test func theQuestionShowsTheRemotesValuesEscaped() throws {
+        let sandbox = try Sandbox()
+        let askpass = try Forward.askpass(in: sandbox, yes: false)
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass)
+        let got = try forward.remote("get", wire("protocol=https", "host=example.com", "username=gh\u{202E}\u{2066}moc.live\u{1b}[1m", "path=" + String(repeating: "x", count: 5000)))
+        #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
+        let asked = try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8)
+        #expect(!asked.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, "\(asked.debugDescription)")
+        #expect(asked.hasPrefix("confirm: Allow build to use your credential for https://example.com/xxx") && asked.count < 400, "\(asked)")
+        #expect(forward.logLines.last?.hasSuffix("declined at the confirmation") == true, "\(forward.logLines)")
+    }
+
+    @Test func aStoreWithNothingToStoreAndNotARequestAreLoggedAsSuch() throws {
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--allow-store"])
+        let empty = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice"))
+        #expect(empty.exitCode == 0 && empty.stderr.isEmpty, "\(empty)")
+        #expect(forward.logLines.last?.hasSuffix("build store https://example.com user alice: nothing to store: the request holds no username and password") == true, "\(forward.logLines)")
+        // Bytes that are not this protocol: a connection that asked nothing, said so.
+        let garbage = try forward.sandbox.run("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"GET / HTTP/1.0\\r\\n\\r\\n"); print(s.recv(100))
+            """, forward.socket])
+        #expect(garbage.stdoutText == "b'none bad-request\\n'\n", "\(garbage)")
+        #expect(forward.logLines.last?.hasSuffix("build connection: not a request of git-credential-forward/1") == true, "\(forward.logLines)")
+    }
+
+    /// git may run a helper with an action it does not know yet: nothing done, nothing said.
+    @Test func anActionOfALaterGitIsIgnoredSilently() throws {
+        let sandbox = try Sandbox()
+        let later = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["frobnicate"], input: wire("protocol=https", "host=example.com"))
+        #expect(later.exitCode == 0 && later.stdout.isEmpty && later.stderr.isEmpty, "\(later)")
+    }
+
+    /// A socket in a directory others can write (a HOME of mode 770, whose group may have
+    /// other members) is not used: they could move it away and put theirs in its place.
+    @Test func aSocketInADirectoryOthersCanWriteIsRefusedInOneLine() throws {
+        let sandbox = try Sandbox()
+        let shared = sandbox.root + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o770])
+        let socket = shared + "/.git-credential-forward.sock"
+        let listener = try BackgroundProcess("/usr/bin/python3", ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", socket],
+                                             environment: sandbox.environment)
+        defer { listener.stop() }
+        #expect(try listener.firstLine(timeout: 20) == "ready")
+        let got = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["--socket", socket, "get"], input: wire("protocol=https", "host=example.com"))
+        #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
+        #expect(got.stderrText == "git-credential-forward: \(shared), above \(socket), is writable by group or others (mode 0770), who could move it away. Fix: chmod go-w \(shared)\n", "\(got)")
+    }
 }

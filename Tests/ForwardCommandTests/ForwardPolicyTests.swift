@@ -4,12 +4,8 @@ import Testing
 
 /// What a forward may ask: the serving end's rules, without a process.
 @Suite struct ForwardPolicyTests {
-    func request(_ host: String, protocol: String = "https", user: String? = nil) -> Credential {
-        var credential = Credential()
-        credential.protocol = Value(`protocol`)
-        credential.host = Value(host)
-        credential.username = user.map { Value($0) }
-        return credential
+    func request(_ host: String, protocol: String = "https", user: String? = "alice") -> Credential {
+        Credential(protocol: Value(`protocol`), host: Value(host), username: user.map { Value($0) }, password: "s3cret")
     }
 
     @Test func aHostAloneCoversItsPortsAndHostPortOnlyThatPort() throws {
@@ -39,8 +35,9 @@ import Testing
         policy.allowStore = true
         policy.allowErase = true
         #expect(policy.decide(.store, request("github.com")) == .answer && policy.decide(.erase, request("github.com")) == .answer)
-        // A store for a host not listed is refused as a get is.
+        // A store for a host not listed is refused as a get is; one with nothing to store too.
         #expect(policy.decide(.store, request("gitlab.com")) != .answer)
+        #expect(policy.decide(.store, request("github.com", user: nil)) != .answer)
         var noHost = Credential()
         noHost.protocol = "https"
         #expect(policy.decide(.get, noHost) == .refuse(.notAllowed, why: "the request names no protocol and host"))
@@ -69,4 +66,12 @@ import Testing
         let bytes = ForwardWire.answer(found, for: request("github.com"))
         #expect(String(decoding: bytes, as: UTF8.self) == "answer\nusername=alice\npassword=s3cret\n\n")
     }
+}
+
+@Suite struct ForwardSchemeTests {
+    @Test(arguments: ["https", "http", "git+ssh", "smtp", "a1.b-c"])
+    func schemes(_ text: String) { #expect(ForwardPolicy.isScheme(Array(text.utf8))) }
+
+    @Test(arguments: ["", "HTTPS", "https:", "https://corp.internal/?", "1http", "ht tp", "https\u{0}"])
+    func notSchemes(_ text: String) { #expect(!ForwardPolicy.isScheme(Array(text.utf8))) }
 }
