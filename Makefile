@@ -209,7 +209,7 @@ fuzz-merge: $(FUZZER)
 # and with a SQLite store beside it) and a credential-curl call (bench/instructions.py, in the
 # test keyring).
 bench: deps-test build
-	@scripts/apt-install valgrind openssh-server openssh-client
+	@scripts/apt-install valgrind
 	python3 bench/bench.py --bin $(RELEASE_DIR)
 	python3 bench/forward.py --bin $(RELEASE_DIR)
 	scripts/with-test-keyring python3 bench/instructions.py --bin $(RELEASE_DIR)
