@@ -34,7 +34,7 @@ struct ForwardServer {
         case .connected(let other):
             other.close()
             throw HelperError(.failure, "something already answers on \(socket): another serve for \(policy.name)?",
-                              fix: "stop it first (its terminal, or pkill -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
+                              fix: "stop it first (Ctrl-C in its terminal, or pkill -u \"$(id -u)\" -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
         case .untrusted(let error): throw error
         case .dead:
             // The socket of a serve that ended without removing it (killed): ours, replaced.
