@@ -230,4 +230,31 @@ import Glibc
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
         #expect(got.stderrText == "git-credential-forward: \(shared), above \(socket), is writable by group or others (mode 0770), who could move it away. Fix: chmod go-w \(shared)\n", "\(got)")
     }
+
+    /// A socket an earlier session left in the arrival path (it ran no git, and ~/.ssh/rc
+    /// was not set up yet) kept this session's forward from binding: claim, from ~/.ssh/rc,
+    /// removes it and says at once, in one line, to reconnect (found by the second day: setup's
+    /// own ssh commands left one, and no later session bound until a get removed it).
+    @Test func claimRemovesASocketLeftInTheWayAndSaysToReconnect() throws {
+        let sandbox = try Sandbox()
+        let arrival = sandbox.home + "/.git-credential-forward.sock"
+        let left = try sandbox.run("/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()", arrival])
+        #expect(left.exitCode == 0 && FileManager.default.fileExists(atPath: arrival), "\(left)")
+        let session = ["SSH_CONNECTION": "127.0.0.1 40000 127.0.0.1 22"]
+        let claim = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
+        #expect(claim.exitCode == 0 && claim.stdout.isEmpty, "\(claim)")
+        #expect(claim.stderrText.hasPrefix("git-credential-forward: this ssh session's forward could not bind \(arrival): a socket an earlier session left was in the way (removed now). Fix: reconnect; so that a session that never runs git leaves nothing in the next one's way, add "), "\(claim)")
+        #expect(claim.stderrText.hasSuffix(" claim to ~/.ssh/rc here\n"), "\(claim)")
+        #expect(!FileManager.default.fileExists(atPath: arrival))
+
+        // With claim in ~/.ssh/rc already, the Fix is to reconnect, and nothing more.
+        _ = try sandbox.run("/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()", arrival])
+        try FileManager.default.createDirectory(atPath: sandbox.home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try sandbox.file("home/.ssh/rc", "~/.local/bin/git-credential-forward claim\n")
+        let again = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
+        #expect(again.stderrText.hasSuffix("(removed now). Fix: reconnect\n"), "\(again)")
+        // Nothing in the way, nothing said.
+        let quiet = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
+        #expect(quiet.exitCode == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet)")
+    }
 }
