@@ -37,7 +37,10 @@ enum ForwardClient {
             return
         }
         switch ask(action, request, through: sessions) {
-        case .answer(let found) where action == .get:
+        case .answer(var found) where action == .get:
+            // What authenticates only, whatever the other end sent: a refresh token would
+            // be stored by the helpers here (serve sends none).
+            found.oauthRefreshToken = nil
             SystemIO.writeAll(1, WireFormat.response(found, for: request))
             Trace.note("answered " + Trace.describe(found.withoutSecrets))
         case .refused(let error):

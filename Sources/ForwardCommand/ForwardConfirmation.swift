@@ -10,6 +10,8 @@ import Glibc
 /// answer in time, the answer is no: a request no one saw is never granted.
 enum ForwardConfirmation {
     static let seconds = 60.0
+    /// After a no, the remote's next requests are refused without a question this long.
+    static let quietSeconds = 30.0
 
     enum Answer: Equatable {
         case yes, no

@@ -104,7 +104,7 @@ struct RemoteSessions {
         do throws(HelperError) { removedArrival = try claim() } catch { return .untrusted(error) }
         var why = "no socket at \(arrival)" + (directory.map { " or in \($0)" } ?? "")
         for path in candidates() {
-            switch ForwardSockets.connect(path) {
+            switch ForwardSockets.connect(path, named: directory == nil) {
             case .connected(let connection): return .connected(connection, path: path)
             case .untrusted(let error): return .untrusted(error)
             case .nobody(let reason): why = reason
