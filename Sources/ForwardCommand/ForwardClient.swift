@@ -37,7 +37,10 @@ enum ForwardClient {
             return
         }
         switch ask(action, request, through: sessions) {
-        case .answer(let found) where action == .get:
+        case .answer(var found) where action == .get:
+            // What authenticates only, whatever the other end sent: a refresh token would
+            // be stored by the helpers here (serve sends none).
+            found.oauthRefreshToken = nil
             SystemIO.writeAll(1, WireFormat.response(found, for: request))
             Trace.note("answered " + Trace.describe(found.withoutSecrets))
         case .refused(let error):
@@ -64,15 +67,10 @@ enum ForwardClient {
         case .connected(let opened, let path):
             Trace.note("asking through \(Trace.quoted(path))")
             connection = opened
-        case .nobody(let why, let removedArrival):
+        case .nobody(let why):
             Trace.note(why + ": nothing asked")
-            // A dead socket in the arrival path: this ssh session's own forward found it in
-            // the way (a session before it never moved its socket on). Said once: it is gone now.
-            if removedArrival && SystemIO.environment("SSH_CONNECTION") != nil {
-                return .refused(HelperError(.unavailable, "this ssh session's forward could not bind \(sessions.arrival): a socket an earlier session left was in the way (removed now)",
-                                            fix: "reconnect; so that it does not happen again, add \(ShellWord.quoted(Subprocess.currentExecutable ?? "git-credential-forward")) claim to ~/.ssh/rc there, or StreamLocalBindUnlink yes to its sshd_config"))
-            }
             return .nothing
+        case .unbound(let error): return .refused(error)
         case .untrusted(let error): return .refused(error)
         }
         defer { connection.close() }

@@ -12,7 +12,7 @@ public struct ForwardCommand: ParsableCommand {
         abstract: "Answer git on a remote machine with the credential helpers of your own, through a socket ssh forwards.",
         discussion: """
             On the remote machine (a build server, a cloud VM, a container), git runs it as a \
-            credential helper (credential.helper forward): it passes get, store and erase \
+            credential helper (its full path in credential.helper): it passes get, store and erase \
             through a Unix socket that ssh forwards (RemoteForward, ssh -R) to your machine, \
             where `git-credential-forward serve` asks your own helpers (the keyring, the SQLite \
             store, pass, an OAuth helper: whatever git uses there) and answers. Nothing is \
@@ -33,7 +33,7 @@ public struct ForwardCommand: ParsableCommand {
             Examples:
               git-credential-forward setup build --host github.com   # prints the lines below
               git-credential-forward serve build --host github.com   # on your machine
-              git config --global credential.helper forward          # on build, once
+              git config --global credential.helper "$(command -v git-credential-forward)"   # on build, once
               git-credential-forward doctor                          # on build
             """,
         version: Version.line("git-credential-forward"),
@@ -115,14 +115,16 @@ struct ClaimCommand: ParsableCommand {
             while it is there. The first get of a session moves it into \
             ~/.git-credential-forward/ under the session's name; claim does it as the session \
             starts, for sessions that may never run git. Silent; exits 0 when there is nothing \
-            to move.
+            to move, but for one line when a socket an earlier session left kept this \
+            session's forward from binding (removed then: reconnect).
 
             Example (~/.ssh/rc on the remote; sshd runs it with /bin/sh at each session's start):
               ~/.local/bin/git-credential-forward claim
             """)
 
     func run() throws {
-        guard let sessions = ForwardSockets.remote(option: nil) else { return }
-        try sessions.claim()
+        guard let sessions = ForwardSockets.remote(option: nil), try sessions.claim() else { return }
+        // sshd shows what ~/.ssh/rc writes as the session starts: the person reconnects now.
+        SystemIO.writeAll(2, sessions.unbound.line(program: "git-credential-forward") + "\n")
     }
 }

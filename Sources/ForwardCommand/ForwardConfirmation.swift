@@ -1,11 +1,17 @@
 import CredentialCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `serve --confirm`: the person says yes on their desktop to each request, as `ssh-add -c`
 /// asks: SSH_ASKPASS (else ssh-askpass on PATH) run with SSH_ASKPASS_PROMPT=confirm and the
 /// question as its one argument; exit status 0 is yes. With no program, no display or no
 /// answer in time, the answer is no: a request no one saw is never granted.
 enum ForwardConfirmation {
     static let seconds = 60.0
+    /// After a no, the remote's next requests are refused without a question this long.
+    static let quietSeconds = 30.0
 
     enum Answer: Equatable {
         case yes, no
@@ -20,6 +26,7 @@ enum ForwardConfirmation {
             do throws(HelperError) { program = try Subprocess.named(by: "SSH_ASKPASS", named) } catch { return .failure(Refused(error.message)) }
         }
         guard let program else { return .failure(Refused("no askpass program (SSH_ASKPASS is unset and ssh-askpass is not installed)")) }
+        guard access(program, X_OK) == 0 else { return .failure(Refused("SSH_ASKPASS names \(program), which cannot be run: \(SystemIO.errorText())")) }
         return .success(program)
     }
 

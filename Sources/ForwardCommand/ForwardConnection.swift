@@ -64,9 +64,9 @@ struct ForwardConnection {
         }
     }
 
-    /// git's key=value lines up to the empty line that ends them, that line included (or
-    /// to the end of the connection); nil when they did not come by the deadline or are
-    /// longer than `limit`.
+    /// git's key=value lines up to the empty line that ends them, that line included; nil
+    /// when they did not come whole by the deadline (an answer cut short is no answer), or
+    /// are longer than `limit`.
     mutating func block(until deadline: Double, limit: Int) -> [UInt8]? {
         var searched = 0
         while true {
@@ -83,11 +83,7 @@ struct ForwardConnection {
                 searched += 1
             }
             if buffer.count > limit { return nil }
-            if !fill(until: deadline) {
-                guard ended else { return nil }
-                defer { buffer = [] }
-                return buffer
-            }
+            if !fill(until: deadline) { return nil }
         }
     }
 

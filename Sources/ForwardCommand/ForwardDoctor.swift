@@ -45,7 +45,7 @@ enum ForwardDoctor {
         guard let sessions else { return configuration() + [HealthCheck(.fail, "socket", "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket")] }
         let candidates = sessions.candidates()
         guard !candidates.isEmpty else {
-            return configuration() + [HealthCheck(.warn, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "") + ": this session has no forward, so git here asks its next helper",
+            return configuration() + [HealthCheck(.fail, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "") + ": this session has no forward, so git here asks its next helper",
                                                   fix: "reconnect with the RemoteForward line git-credential-forward setup NAME prints on your machine (ssh warns when it cannot bind it)")]
         }
         var dead = 0
@@ -55,24 +55,33 @@ enum ForwardDoctor {
             if ForwardSockets.isDead(path) { dead += 1; continue }
             return configuration() + [check]
         }
-        return configuration() + [HealthCheck(.warn, "socket", "\(dead) socket\(dead == 1 ? "" : "s") of sessions that ended, none answering: this session has no forward (the next get removes them)",
-                                              fix: "reconnect; if ssh warned that remote port forwarding failed, add \(ShellWord.quoted(Subprocess.currentExecutable ?? "git-credential-forward")) claim to ~/.ssh/rc here")]
+        return configuration() + [HealthCheck(.fail, "socket", "\(dead) socket\(dead == 1 ? "" : "s") of sessions that ended, none answering: this session has no forward (the next get removes them)",
+                                              fix: "reconnect" + sessions.claimAdvice)]
     }
 
     static func serving(_ name: String, socket: String) -> [HealthCheck] {
         var checks = [socketCheck(socket, remote: false, name: name)]
         let forwards = Subprocess.run("ssh", ["-G", name], input: [], collectErrors: true, limit: 1 << 20, timeoutSeconds: 10)?.outputText
             .split(separator: "\n").filter { $0.hasPrefix("remoteforward ") && $0.hasSuffix(" " + socket) } ?? []
+        if let relative = forwards.map({ String($0.split(separator: " ")[1]) }).first(where: { !$0.hasPrefix("/") }) {
+            checks.append(HealthCheck(.fail, "ssh", "ssh's RemoteForward for \(name) names \(relative) there, not a full path: sshd expands no ~ and binds nothing for it",
+                                      fix: "use the line git-credential-forward setup \(ShellWord.quoted(name)) prints (the remote's home written out)"))
+            return checks + [helpersCheck()]
+        }
         checks.append(forwards.isEmpty
             ? HealthCheck(.warn, "ssh", "ssh's configuration for \(name) forwards nothing to \(socket) (ssh -G \(name)), so only ssh -R on its command line reaches serve",
                           fix: "add the RemoteForward line git-credential-forward setup \(ShellWord.quoted(name)) prints to ~/.ssh/config")
             : HealthCheck(.ok, "ssh", "ssh \(name) forwards \(forwards[0].split(separator: " ")[1]) there to \(socket)"))
+        return checks + [helpersCheck()]
+    }
+
+    /// git here has helpers for serve to ask.
+    static func helpersCheck() -> HealthCheck {
         let helpers = (try? GitConfig.helperLines(outsideAnyRepository: true))?.activeGeneral.map(\.value) ?? []
-        checks.append(helpers.isEmpty
+        return helpers.isEmpty
             ? HealthCheck(.fail, "git config", "git here has no credential helper, so serve has nothing to answer with",
                           fix: "configure one: git-credential-keyring configure (or git-credential-sqlite configure)")
-            : HealthCheck(.ok, "git config", "serve answers with your helpers: " + helpers.map(Trace.quoted).joined(separator: ", ")))
-        return checks
+            : HealthCheck(.ok, "git config", "serve answers with your helpers: " + helpers.map(Trace.quoted).joined(separator: ", "))
     }
 
     /// git on the remote: forward among the helpers it runs; no helper that would write
@@ -84,7 +93,7 @@ enum ForwardDoctor {
         let active = lines.activeGeneral
         let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map { Trace.quoted($0.value) }.joined(separator: ", ")
         guard active.contains(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
-            return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: "git config --global credential.helper forward")]
+            return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward"))]
         }
         let ours = active.first { HelperLine(parsing: $0.value).runs("forward") }!
         let fixed = "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward")
@@ -101,7 +110,7 @@ enum ForwardDoctor {
         }
         let keeping = ["store", "cache", "sqlite", "pass", "keyring", "secretservice", "libsecret"]
         if let writer = active.first(where: { entry in keeping.contains { HelperLine(parsing: entry.value).runs($0) } }) {
-            return [HealthCheck(.warn, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
+            return [HealthCheck(.fail, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
                                 fix: Doctor.removal(of: writer))]
         }
         return [HealthCheck(.ok, "git config", order)]
@@ -116,7 +125,7 @@ enum ForwardDoctor {
             return HealthCheck(remote ? .warn : .fail, subject, why + (remote ? ": no ssh session forwards one here now" : ": serve is not running"), fix: start)
         case .untrusted(let error): return HealthCheck(.fail, subject, error.message, fix: error.fix)
         case .dead:
-            return HealthCheck(.warn, subject, "\(path) is a socket no one listens on: " + (remote ? "the session that made it ended (the next get removes it)" : "a serve that was killed left it"),
+            return HealthCheck(.fail, subject, "\(path) is a socket no one listens on: " + (remote ? "the session that made it ended (the next get removes it)" : "a serve that was killed left it"),
                                fix: "rm \(ShellWord.quoted(path))" + (remote ? ", then connect again" : ", then " + start))
         case .connected(var connection):
             defer { connection.close() }

@@ -47,9 +47,17 @@ struct ForwardLog {
     }
 
     /// `https://github.com/PATH user "alice"`, the remote's values quoted.
+    /// Each value at most `shown` bytes: a remote could send 64 KiB values, each line of
+    /// the log would then be a megabyte.
     static func place(_ request: Credential) -> String {
-        let place = (request.protocol.map { Trace.quoted($0.bytes) + "://" } ?? "") + (request.host.map { Trace.quoted($0.bytes) } ?? "(no host)")
-            + (request.path.map { "/" + Trace.quoted($0.bytes) } ?? "")
-        return place + (request.username.map { " user " + Trace.quoted($0.bytes) } ?? "")
+        let place = (request.protocol.map { quoted($0) + "://" } ?? "") + (request.host.map(quoted) ?? "(no host)")
+            + (request.path.map { "/" + quoted($0) } ?? "")
+        return place + (request.username.map { " user " + quoted($0) } ?? "")
+    }
+
+    static let shown = 100
+
+    static func quoted(_ value: Value) -> String {
+        value.bytes.count <= shown ? Trace.quoted(value.bytes) : Trace.quoted(Array(value.bytes.prefix(shown))) + "...(\(value.bytes.count) bytes)"
     }
 }

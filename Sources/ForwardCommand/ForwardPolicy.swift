@@ -43,8 +43,9 @@ struct ForwardPolicy {
             if let port { return asked == host + ":" + port }
             if asked == host { return true }
             guard asked.hasPrefix(host + ":") else { return false }
-            let rest = asked.dropFirst(host.count + 1)
-            return !rest.isEmpty && rest.allSatisfy(\.isNumber)
+            // A port as git writes one: 1 to 65535, no leading zero.
+            let rest = String(asked.dropFirst(host.count + 1))
+            return Int(rest).map { (1...65535).contains($0) && String($0) == rest } ?? false
         }
 
         var text: String { port.map { host + ":" + $0 } ?? host }
@@ -80,18 +81,22 @@ struct ForwardPolicy {
         // git matches credential.<url>.* against PROTOCOL://HOST as written: a protocol
         // holding "://" and a host of its own would choose another host's helpers.
         guard Self.isScheme(scheme.bytes) else {
-            return .refuse(.badRequest, why: "the protocol \(Trace.quoted(scheme.bytes)) is not a URL scheme (lower-case letters, digits, '+', '-', '.')")
+            return .refuse(.badRequest, why: "the protocol \(ForwardLog.quoted(scheme)) is not a URL scheme (lower-case letters, digits, '+', '-', '.')")
         }
         guard hosts.contains(where: { $0.matches(host) }) else {
             let allow = (try? HostPattern(host)) != nil ? " (serve \(name) --host \(ShellWord.quoted(host)) allows \(hosts.isEmpty ? "this one" : "it"))" : ""
             return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet" + allow
-                : "\(Trace.quoted(host)) is not among the hosts allowed for \(name)" + allow)
+                : "\(ForwardLog.quoted(Value(host))) is not among the hosts allowed for \(name)" + allow)
         }
         switch action {
         case .store where !request.isStorable:
             return .refuse(.badRequest, why: "nothing to store: the request holds no username and password")
         case .store where !allowStore:
             return .refuse(.actionNotAllowed, why: "not stored: store is not allowed for \(name) (serve --allow-store allows it)")
+        case .erase where request.username == nil || (request.password == nil && request.credential == nil):
+            // git's reject names the credential the server refused; an erase without
+            // one would erase every account of the host.
+            return .refuse(.badRequest, why: "not erased: the request names no username and password (git's reject names both)")
         case .erase where !allowErase:
             return .refuse(.actionNotAllowed, why: "not erased: erase is not allowed for \(name) (serve --allow-erase allows it)")
         default: return .answer

@@ -28,13 +28,15 @@ struct ForwardServer {
         guard socket.hasPrefix("/") else {
             throw HelperError(.usage, "--socket \(Trace.quoted(socket)) is not an absolute path", fix: "give the socket's full path")
         }
+        // What exists of the way first, then what is made: nothing made where it is refused.
+        try PrivateFiles.checkDirectoryChain(directory, below: socket)
         if !PrivateFiles.exists(directory) { try PrivateFiles.makeDirectories(directory) }
         try PrivateFiles.checkDirectoryChain(directory, below: socket)
         switch ForwardSockets.connect(socket) {
         case .connected(let other):
             other.close()
             throw HelperError(.failure, "something already answers on \(socket): another serve for \(policy.name)?",
-                              fix: "stop it first (its terminal, or pkill -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
+                              fix: "stop it first (Ctrl-C in its terminal, or pkill -u \"$(id -u)\" -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
         case .untrusted(let error): throw error
         case .dead:
             // The socket of a serve that ended without removing it (killed): ours, replaced.
@@ -122,7 +124,8 @@ struct ForwardRequestHandler {
             // Closed before a byte came: the remote's helper seeing whether a session's
             // socket is still alive (RemoteSessions.claim), nothing asked.
             if connection.ended && connection.received == 0 { return }
-            return refuse(connection, .badRequest, nil, nil, connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
+            return refuse(connection, .badRequest, nil, nil, connection.received > ForwardWire.lineLimit ? "a first line over \(ForwardWire.lineLimit) bytes"
+                : connection.ended ? "closed without a whole request" : "no whole request within \(Int(ForwardServer.requestSeconds)) seconds")
         }
         guard let action = ForwardWire.action(of: first) else {
             return refuse(connection, .badRequest, nil, nil, "not a request of \(ForwardWire.version)")
@@ -132,7 +135,7 @@ struct ForwardRequestHandler {
             return
         }
         guard let block = connection.block(until: deadline, limit: ForwardWire.requestLimit) else {
-            return refuse(connection, .badRequest, action, nil, "no whole request within \(Int(ForwardServer.requestSeconds)) seconds, or one over \(ForwardWire.requestLimit) bytes")
+            return refuse(connection, .badRequest, action, nil, "no whole request (ended by an empty line) within \(Int(ForwardServer.requestSeconds)) seconds, or one over \(ForwardWire.requestLimit) bytes")
         }
         let request: Credential
         do { request = try WireFormat.parse(block) } catch {
@@ -154,25 +157,41 @@ struct ForwardRequestHandler {
             return
         }
         if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
-        if policy.confirm {
-            guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
-                return refuse(connection, .busy, action, request, "refused: another request is waiting for your confirmation")
-            }
-            switch ForwardConfirmation.ask(question(action, request)) {
-            case .yes: break
-            case .no: return refuse(connection, .declined, action, request, "declined at the confirmation")
-            case .nobody(let why): return refuse(connection, .declined, action, request, "refused: no one to confirm it: \(why)")
-            }
-        }
-        switch action {
-        case .get:
+        // A get asks the helpers first: the person is asked only about a credential they have.
+        var found: (answer: Credential, why: String)?
+        if action == .get {
             let (answer, why) = PersonsHelpers.fill(request)
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
-            log.write(policy.name, action.rawValue, request, why)
-            connection.write(ForwardWire.answer(answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
-        default:
+            found = (answer, why)
+        }
+        if policy.confirm, let (reason, why) = confirm(action, request) { return refuse(connection, reason, action, request, why) }
+        if let found {
+            log.write(policy.name, action.rawValue, request, found.why)
+            connection.write(ForwardWire.answer(found.answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
+        } else {
             log.write(policy.name, action.rawValue, request, PersonsHelpers.tell(action, request))
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
+        }
+    }
+
+    /// The person's yes, or why not. One question at a time (the lock), and after a no,
+    /// none for a while: a remote that asks again at once gets no for an answer.
+    func confirm(_ action: ForwardWire.Action, _ request: Credential) -> (ForwardWire.Refusal, String)? {
+        guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
+            return (.busy, "refused: another request is waiting for your confirmation")
+        }
+        var declined: Double = 0
+        if pread(confirmations, &declined, MemoryLayout<Double>.size, 0) == MemoryLayout<Double>.size,
+           ForwardConnection.now - declined < ForwardConfirmation.quietSeconds {
+            return (.declined, "refused: you said no less than \(Int(ForwardConfirmation.quietSeconds)) seconds ago")
+        }
+        switch ForwardConfirmation.ask(question(action, request)) {
+        case .yes: return nil
+        case .no:
+            var now = ForwardConnection.now
+            _ = pwrite(confirmations, &now, MemoryLayout<Double>.size, 0)
+            return (.declined, "declined at the confirmation")
+        case .nobody(let why): return (.declined, "refused: no one to confirm it: \(why)")
         }
     }
 

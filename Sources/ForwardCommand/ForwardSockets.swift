@@ -52,7 +52,11 @@ enum ForwardSockets {
 
     /// The trust rule: the user's own socket (not a link, not another user's, not another
     /// kind of file), below directories no one else can write.
-    static func examine(_ path: String) -> Found {
+    /// `named`: a path the person named (--socket, the variable: a container's), theirs to
+    /// name again; else one of ours in HOME, where what is in the way is moved aside.
+    static func examine(_ path: String, named: Bool = false) -> Found {
+        let aside = named ? "name the forwarded socket by --socket or \(variableName), or unset it"
+            : "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside")))"
         guard path.hasPrefix("/") else {
             return .untrusted(HelperError(.usage, "the socket \(Trace.quoted(path)) is not an absolute path: git runs helpers in the repository, where it would name a file of the repository's",
                                           fix: "name it by its full path"))
@@ -65,12 +69,11 @@ enum ForwardSockets {
         let type = info.st_mode & S_IFMT
         if type != S_IFSOCK {
             let what = type == S_IFLNK ? "a symbolic link" : PrivateFiles.kind(of: info.st_mode)
-            return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not used",
-                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside")))"))
+            return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not used", fix: aside))
         }
         if info.st_uid != geteuid() {
             return .untrusted(HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it is not used: whoever made it would be handed your requests",
-                                          fix: "move it aside (mv \(ShellWord.quoted(path)) \(ShellWord.quoted(path + ".aside")))"))
+                                          fix: aside))
         }
         do { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return .untrusted(error) }
         return .socket
@@ -98,8 +101,8 @@ enum ForwardSockets {
         }
     }
 
-    static func connect(_ path: String) -> Connection {
-        switch examine(path) {
+    static func connect(_ path: String, named: Bool = false) -> Connection {
+        switch examine(path, named: named) {
         case .absent: return .nobody("no socket at \(path)")
         case .untrusted(let error): return .untrusted(error)
         case .socket: break

@@ -66,7 +66,7 @@ enum ForwardWire {
                 do { return (.answer(try WireFormat.parse(block)), "answered") } catch {
                     return (nil, "an answer that is not git's credential format (\(error.message))")
                 }
-            case ("none", 2): return (.none(words[1]), "answered nothing: " + words[1])
+            case ("none", 2): return (.none(words[1]), "answered nothing (\(Trace.quoted(words[1])))")
             case ("pong", 2): return (.pong(words[1]), "answered")
             default: return (nil, "a line that is not this protocol")
             }

@@ -28,12 +28,18 @@ struct RemoteSessions {
     }
 
     /// Moves the arrival socket into the directory, as this session's. Nothing when there
-    /// is none; an untrusted one is left where it is, and said by `connect`.
-    func claim() throws(HelperError) {
-        guard let directory, ForwardSockets.examine(arrival) == .socket else { return }
-        // A dead one is not this session's: an earlier session left it, and it kept this
-        // session's forward from binding. Left for `connect` to remove and say so.
-        if ForwardSockets.isDead(arrival) { return }
+    /// is none; an untrusted one is left where it is, and said by `connect`. A dead one is
+    /// not this session's: an earlier session left it, and it kept this session's forward
+    /// from binding. It is removed, so that the next session binds, and true returned:
+    /// the caller says so (`unbound`).
+    @discardableResult
+    func claim() throws(HelperError) -> Bool {
+        guard let directory, ForwardSockets.examine(arrival) == .socket else { return false }
+        if ForwardSockets.isDead(arrival) {
+            let removed = unlink(arrival) == 0
+            Trace.note("no one listens on \(Trace.quoted(arrival)) (an earlier session left it): " + (removed ? "removed it" : "cannot remove it: " + SystemIO.errorText()))
+            return removed
+        }
         if !PrivateFiles.exists(directory) {
             if mkdir(directory, 0o700) != 0 && errno != EEXIST {
                 throw HelperError(.failure, "cannot create \(directory): \(SystemIO.errorText())", fix: "check the permissions of \(PrivateFiles.directory(of: directory))")
@@ -49,6 +55,22 @@ struct RemoteSessions {
         // Once a session: the sockets of sessions that ended, which nothing tries while
         // their own session's answers, removed (a live one is only connected to and closed).
         for path in candidates() where path != name && ForwardSockets.isDead(path) { _ = unlink(path) }
+        return false
+    }
+
+    /// What a session whose forward could not bind is told (when `claim` removed what was
+    /// in its way), once: the socket is gone now, and the next connection binds.
+    var unbound: HelperError {
+        HelperError(.unavailable, "this ssh session's forward could not bind \(arrival): a socket an earlier session left was in the way (removed now)",
+                    fix: "reconnect" + claimAdvice)
+    }
+
+    /// The rest of a Fix to reconnect: `claim` in ~/.ssh/rc, unless it is there already.
+    var claimAdvice: String {
+        let rc = SystemIO.environment("HOME").flatMap { SystemIO.readFile($0 + "/.ssh/rc", limit: 1 << 16) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard !rc.contains("git-credential-forward claim") else { return "" }
+        return "; so that a session that never runs git leaves nothing in the next one's way, add "
+            + ShellWord.quoted(Subprocess.currentExecutable ?? "git-credential-forward") + " claim to ~/.ssh/rc here"
     }
 
     /// The sockets to try, in order: this session's, then the others newest first (a
@@ -68,19 +90,21 @@ struct RemoteSessions {
 
     enum Outcome {
         case connected(ForwardConnection, path: String)
-        /// No one answers; `removedArrival`: a dead socket was in the arrival path, so this
-        /// session's own forward could not bind there.
-        case nobody(why: String, removedArrival: Bool)
+        /// No one answers.
+        case nobody(why: String)
+        /// A dead socket was in the arrival path, so this session's own forward did not bind.
+        case unbound(HelperError)
         case untrusted(HelperError)
     }
 
     /// A connection to the first socket that answers; dead ones (their session ended)
     /// removed on the way.
     func connect() -> Outcome {
-        do throws(HelperError) { try claim() } catch { return .untrusted(error) }
-        var removedArrival = false, why = "no socket at \(arrival)" + (directory.map { " or in \($0)" } ?? "")
+        let removedArrival: Bool
+        do throws(HelperError) { removedArrival = try claim() } catch { return .untrusted(error) }
+        var why = "no socket at \(arrival)" + (directory.map { " or in \($0)" } ?? "")
         for path in candidates() {
-            switch ForwardSockets.connect(path) {
+            switch ForwardSockets.connect(path, named: directory == nil) {
             case .connected(let connection): return .connected(connection, path: path)
             case .untrusted(let error): return .untrusted(error)
             case .nobody(let reason): why = reason
@@ -88,10 +112,11 @@ struct RemoteSessions {
                 // Its session ended: removed (sshd does not), so that nothing tries it again.
                 let removed = unlink(path) == 0
                 Trace.note("no one listens on \(Trace.quoted(path)) (its session ended): " + (removed ? "removed it" : "cannot remove it: " + SystemIO.errorText()))
-                if path == arrival { removedArrival = removed }
                 why = "no socket answers"
             }
         }
-        return .nobody(why: why, removedArrival: removedArrival)
+        // In an ssh session, said once: the socket in the way is gone now.
+        if removedArrival && SystemIO.environment("SSH_CONNECTION") != nil { return .unbound(unbound) }
+        return .nobody(why: why)
     }
 }

@@ -185,7 +185,8 @@ struct ForwardingTests {
         #expect(answering.stdoutLines.contains { $0.hasPrefix("ok  ") && $0.contains("git config") }, "\(answering)")
 
         let unforwarded = try world.helper("doctor", [], through: nil)
-        #expect(unforwarded.stdoutLines.contains { $0.hasPrefix("warn") && $0.contains("no forward") && $0.contains("Fix: ") }, "\(unforwarded)")
+        // The forward cannot work: a FAIL, and doctor's exit code says so to a script.
+        #expect(unforwarded.exitCode == 1 && unforwarded.stdoutLines.contains { $0.hasPrefix("FAIL") && $0.contains("no forward") && $0.contains("Fix: ") }, "\(unforwarded)")
 
         serve.stop()
         let stopped = try world.helper("doctor", [], through: serve)

@@ -35,6 +35,13 @@ import Testing
         policy.allowStore = true
         policy.allowErase = true
         #expect(policy.decide(.store, request("github.com")) == .answer && policy.decide(.erase, request("github.com")) == .answer)
+        // An erase names the credential the server refused: one without would erase every
+        // account of the host (found by the second attack round).
+        #expect(policy.decide(.erase, request("github.com", user: nil)) == .refuse(.badRequest, why: "not erased: the request names no username and password (git's reject names both)"))
+        #expect(policy.decide(.erase, Credential(protocol: "https", host: "github.com", username: "alice")) != .answer)
+        // A port as git writes one, or none: the remote's 99999, 0 and 0443 match nothing.
+        for port in ["99999", "0", "0443", "-1", "+443"] { #expect(policy.decide(.get, request("github.com:" + port)) != .answer, "\(port)") }
+        #expect(policy.decide(.get, request("github.com:443")) == .answer)
         // A store for a host not listed is refused as a get is; one with nothing to store too.
         #expect(policy.decide(.store, request("gitlab.com")) != .answer)
         #expect(policy.decide(.store, request("github.com", user: nil)) != .answer)
