@@ -68,8 +68,10 @@ public enum Subprocess {
         inPipe[1] = -1
         var status: Int32 = 0
         // A child may close its pipes and still not end: the limit holds for its exit too.
+        // Most end a moment after closing them: looked at again soon, then less often.
+        var pause: UInt32 = 50
         while let deadline, ending == nil, waitpid(pid, &status, WNOHANG) == 0 {
-            if monotonicSeconds() >= deadline { ending = .late } else { usleep(2_000) }
+            if monotonicSeconds() >= deadline { ending = .late } else { usleep(pause); pause = min(pause * 2, 2_000) }
         }
         if ending != nil { kill(group ? -pid : pid, SIGKILL) }
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
