@@ -56,8 +56,8 @@ struct ForwardServer {
         lstat(socket, &bound)
         // One confirmation on the desktop at a time: a lock each child takes before it asks
         // (lockf: a process's own lock, released when it ends however it ends), on a file
-        // unlinked at once.
-        let confirmations = open(socket + ".lock", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // unlinked at once (in serve's own directory: one a killed serve left is taken again).
+        let confirmations = open(socket + ".lock", O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         unlink(socket + ".lock")
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
