@@ -24,6 +24,8 @@ enum ForwardSockets {
     }
 
     static let variableName = "GIT_CREDENTIAL_FORWARD_SOCKET"
+    /// The longest path a Unix socket's address holds (sun_path, its NUL aside).
+    static let longestPath = 107
     static func remoteDefault(home: String) -> String { (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.git-credential-forward.sock" }
 
     /// The serving end's directory: XDG_RUNTIME_DIR's (the session's own, emptied at logout),

@@ -19,12 +19,15 @@ struct RemoteSessions {
     /// variable (a container's), used where it is.
     let directory: String?
 
-    /// This session's name: SSH_CONNECTION's words (client address and port, server
-    /// address and port), which no other session has at once.
+    /// This session's name: a hash of SSH_CONNECTION (client address and port, server
+    /// address and port), which no other session has at once; short, since the whole path
+    /// must fit a socket's address (107 bytes; an IPv6 SSH_CONNECTION alone is longer).
     static var sessionName: String {
-        let connection = SystemIO.environment("SSH_CONNECTION") ?? ""
-        let name = String(connection.map { $0 == " " ? "_" : $0 }.filter { $0.isASCII && ($0.isLetter || $0.isNumber || ".:_-".contains($0)) }.prefix(100))
-        return name.isEmpty ? "session" : name
+        guard let connection = SystemIO.environment("SSH_CONNECTION"), !connection.isEmpty else { return "session" }
+        var hash: UInt32 = 0x811c_9dc5  // FNV-1a: eight hex digits tell a user's sessions apart
+        for byte in connection.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// Moves the arrival socket into the directory, as this session's. Nothing when there
@@ -48,6 +51,12 @@ struct RemoteSessions {
         try PrivateFiles.checkOwned(directory, as: .directory)
         var name = directory + "/" + Self.sessionName + ".sock"
         if PrivateFiles.exists(name) { name = directory + "/" + Self.sessionName + "-" + String(UInt64(Subprocess.monotonicSeconds() * 1e9)) + ".sock" }
+        // A path no socket address can hold (a long HOME) could not be connected to: the
+        // socket stays where sshd bound it, and this session works as without claim.
+        guard name.utf8.count <= ForwardSockets.longestPath else {
+            Trace.note("left the socket at \(Trace.quoted(arrival)): \(Trace.quoted(name)) is longer than a socket's path may be")
+            return false
+        }
         if rename(arrival, name) != 0 {
             throw HelperError(.failure, "cannot move \(arrival) to \(name): \(SystemIO.errorText())", fix: "check the permissions of \(directory)")
         }

@@ -32,8 +32,9 @@ struct SetupCommand: ParsableCommand {
         let local = try ForwardSockets.serve(name: policy.name, option: nil)
         let (home, guessed) = try remoteHomeDirectory(policy.name)
         let remote = ForwardSockets.remoteDefault(home: home)
-        for path in [local, remote] where path.utf8.count > 107 {
-            throw HelperError(.usage, "\(path) is longer than a Unix socket's path may be (107 bytes)", fix: "give a shorter --remote-home, or set XDG_RUNTIME_DIR")
+        // The remote's sessions' sockets are the longest there (RemoteSessions.claim).
+        for path in [local, home + "/.git-credential-forward/01234567.sock"] where path.utf8.count > ForwardSockets.longestPath {
+            throw HelperError(.usage, "\(path) is longer than a Unix socket's path may be (\(ForwardSockets.longestPath) bytes)", fix: "give a shorter --remote-home, or set XDG_RUNTIME_DIR")
         }
         let serve = (["git-credential-forward", "serve"] + forward.serveArguments).map(ShellWord.quoted).joined(separator: " ")
         let allows = policy.hosts.isEmpty ? "no host yet: add --host HOST for each host the remote may get" : "get for " + policy.hosts.map(\.text).joined(separator: ", ")

@@ -328,4 +328,32 @@ import Glibc
         #expect(served.exitCode == 1 && served.stderrText.contains("\(runtime), above \(runtime)/git-credential-forward/build.sock, belongs to uid 65534"), "\(served)")
         #expect(!FileManager.default.fileExists(atPath: runtime + "/git-credential-forward"))
     }
+
+    /// A session's socket is named by a hash of SSH_CONNECTION, short enough for a socket's
+    /// address whatever the addresses (IPv6's made 90-byte names: every get of such a session
+    /// missed, found by the bench); where even that is too long, it stays at the arrival path.
+    @Test func aSessionsSocketPathFitsASocketAddress() throws {
+        let sandbox = try Sandbox()
+        let session = ["SSH_CONNECTION": "2001:db8:85a3::8a2e:370:7334 54321 2001:db8:85a3::8a2e:370:7335 22"]
+        func listen(_ path: String) throws -> BackgroundProcess {
+            let listener = try BackgroundProcess("/usr/bin/python3", ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", path],
+                                                 environment: sandbox.environment)
+            #expect(try listener.firstLine(timeout: 20) == "ready")
+            return listener
+        }
+        let one = try listen(sandbox.home + "/.git-credential-forward.sock")
+        defer { one.stop() }
+        let claimed = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
+        #expect(claimed.exitCode == 0 && claimed.stderr.isEmpty, "\(claimed)")
+        let moved = try FileManager.default.contentsOfDirectory(atPath: sandbox.home + "/.git-credential-forward")
+        #expect(moved.count == 1 && moved[0].count == 13 && (sandbox.home + "/.git-credential-forward/" + moved[0]).utf8.count <= 107, "\(moved)")
+
+        // A HOME so long that no session's name fits below it: the socket stays put.
+        let home = sandbox.root + "/" + String(repeating: "h", count: 75 - sandbox.root.count - 1)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let two = try listen(home + "/.git-credential-forward.sock")
+        defer { two.stop() }
+        let left = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session.merging(["HOME": home]) { $1 })
+        #expect(left.exitCode == 0 && left.stderr.isEmpty && FileManager.default.fileExists(atPath: home + "/.git-credential-forward.sock"), "\(left)")
+    }
 }

@@ -37,7 +37,8 @@ final class RemoteAccount {
     /// programs (`TrustedPlace`), where no one else can write on the way from /.
     init() throws {
         name = String(format: "gcf-%08x", UInt32.random(in: 0...UInt32.max))
-        let homes = TrustedPlace.root + "/remote-homes"
+        // Short: a session's socket below it must fit a socket's address (107 bytes).
+        let homes = TrustedPlace.root + "/homes"
         try FileManager.default.createDirectory(atPath: homes, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         chmod(homes, 0o755)
         home = homes + "/" + name
