@@ -70,8 +70,7 @@ enum ForwardClient {
         case .nobody(let why):
             Trace.note(why + ": nothing asked")
             return .nothing
-        case .unbound(let error): return .refused(error)
-        case .untrusted(let error): return .refused(error)
+        case .unbound(let error), .untrusted(let error): return .refused(error)
         }
         defer { connection.close() }
         guard connection.write(ForwardWire.request(action, request), until: ForwardConnection.now + patience) else {

@@ -45,8 +45,9 @@ enum ForwardDoctor {
         guard let sessions else { return configuration() + [HealthCheck(.fail, "socket", "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket")] }
         let candidates = sessions.candidates()
         guard !candidates.isEmpty else {
-            return configuration() + [HealthCheck(.fail, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "") + ": this session has no forward, so git here asks its next helper",
-                                                  fix: "reconnect with the RemoteForward line git-credential-forward setup NAME prints on your machine (ssh warns when it cannot bind it)")]
+            return configuration() + [HealthCheck(.fail, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "")
+                                                  + ": this session has no forward (ssh said \"remote port forwarding failed\" at login if it could not bind it, as when sessions start at the same moment), so git here asks its next helper",
+                                                  fix: "reconnect; if ssh said nothing, connect with the RemoteForward line git-credential-forward setup NAME prints on your machine")]
         }
         var dead = 0
         for path in candidates {

@@ -164,7 +164,7 @@ struct ForwardRequestHandler {
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
             found = (answer, why)
         }
-        if policy.confirm, let (reason, why) = confirm(action, request) { return refuse(connection, reason, action, request, why) }
+        if policy.confirm, let (reason, why) = confirm(action, request, user: found?.answer.username) { return refuse(connection, reason, action, request, why) }
         if let found {
             log.write(policy.name, action.rawValue, request, found.why)
             connection.write(ForwardWire.answer(found.answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
@@ -176,7 +176,8 @@ struct ForwardRequestHandler {
 
     /// The person's yes, or why not. One question at a time (the lock), and after a no,
     /// none for a while: a remote that asks again at once gets no for an answer.
-    func confirm(_ action: ForwardWire.Action, _ request: Credential) -> (ForwardWire.Refusal, String)? {
+    /// `user`: the user the helpers answer with (a get), named in the question.
+    func confirm(_ action: ForwardWire.Action, _ request: Credential, user: Value?) -> (ForwardWire.Refusal, String)? {
         guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
             return (.busy, "refused: another request is waiting for your confirmation")
         }
@@ -185,7 +186,9 @@ struct ForwardRequestHandler {
            ForwardConnection.now - declined < ForwardConfirmation.quietSeconds {
             return (.declined, "refused: you said no less than \(Int(ForwardConfirmation.quietSeconds)) seconds ago")
         }
-        switch ForwardConfirmation.ask(question(action, request)) {
+        var asked = request
+        if asked.username == nil { asked.username = user }
+        switch ForwardConfirmation.ask(question(action, asked)) {
         case .yes: return nil
         case .no:
             var now = ForwardConnection.now

@@ -8,7 +8,7 @@ import Glibc
 /// arrival path (ssh expands no per-session token there), and sshd neither removes a
 /// socket when its session ends nor binds where a file is (unless its sshd_config says
 /// StreamLocalBindUnlink yes). So the arrival socket is moved on at once into a private
-/// directory, under the session's name (SSH_CONNECTION): the path is free again for the
+/// directory, under the session's name (a hash of SSH_CONNECTION): the path is free again for the
 /// next session, each session keeps its own socket, and one that ended is removed when
 /// found dead. `claim` moves it at the start of each session (from ~/.ssh/rc); failing
 /// that, the first get of the session does.

@@ -57,7 +57,7 @@ struct SetupCommand: ParsableCommand {
             "# 4. Once, so that a session that never runs git leaves nothing in the next one's way (sshd leaves each",
             "#    session's socket behind): each session moves its socket on as it starts (if you forward X11, see",
             "#    sshd(8) on ~/.ssh/rc and xauth first), or, where you manage its sshd, StreamLocalBindUnlink yes there:",
-            "ssh -o ClearAllForwardings=yes \(host) 'echo ~/.local/bin/git-credential-forward claim >> ~/.ssh/rc'",
+            "ssh -o ClearAllForwardings=yes \(host) 'test -x ~/.local/bin/git-credential-forward && echo ~/.local/bin/git-credential-forward claim >> ~/.ssh/rc'",
             "# Check: git-credential-forward doctor \(host) here, and there: ssh \(host) .local/bin/git-credential-forward doctor",
         ].compactMap { $0 }
         SystemIO.writeAll(1, lines.joined(separator: "\n") + "\n")

@@ -130,6 +130,8 @@ import Glibc
         while !forward.logLines.contains(where: { $0.hasSuffix(": answered user alice") }) && Date() < answered { usleep(50_000) }
         first.stop()
         #expect(try String(contentsOfFile: sandbox.root + "/first", encoding: .utf8).hasPrefix("username=alice\npassword=s3cret\n"))
+        // The question names the user the helpers answer with (round 3: it named none).
+        #expect(try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8) == "confirm: Allow build to use your credential for https://example.com user alice?\n")
     }
 
     @Test func withNoOneToConfirmTheAnswerIsNo() throws {
