@@ -62,9 +62,9 @@ enum ForwardDoctor {
 
     static func serving(_ name: String, socket: String) -> [HealthCheck] {
         var checks = [socketCheck(socket, remote: false, name: name)]
-        let forwards = Subprocess.run("ssh", ["-G", name], input: [], collectErrors: true, limit: 1 << 20, timeoutSeconds: 10)?.outputText
-            .split(separator: "\n").filter { $0.hasPrefix("remoteforward ") && $0.hasSuffix(" " + socket) } ?? []
-        if let relative = forwards.map({ String($0.split(separator: " ")[1]) }).first(where: { !$0.hasPrefix("/") }) {
+        // "REMOTE LOCAL" for each RemoteForward to this socket.
+        let forwards = SSHConfiguration.values("remoteforward", for: name).filter { $0.hasSuffix(" " + socket) }
+        if let relative = forwards.map({ String($0.split(separator: " ")[0]) }).first(where: { !$0.hasPrefix("/") }) {
             checks.append(HealthCheck(.fail, "ssh", "ssh's RemoteForward for \(name) names \(relative) there, not a full path: sshd expands no ~ and binds nothing for it",
                                       fix: "use the line git-credential-forward setup \(ShellWord.quoted(name)) prints (the remote's home written out)"))
             return checks + [helpersCheck()]
@@ -72,7 +72,7 @@ enum ForwardDoctor {
         checks.append(forwards.isEmpty
             ? HealthCheck(.warn, "ssh", "ssh's configuration for \(name) forwards nothing to \(socket) (ssh -G \(name)), so only ssh -R on its command line reaches serve",
                           fix: "add the RemoteForward line git-credential-forward setup \(ShellWord.quoted(name)) prints to ~/.ssh/config")
-            : HealthCheck(.ok, "ssh", "ssh \(name) forwards \(forwards[0].split(separator: " ")[1]) there to \(socket)"))
+            : HealthCheck(.ok, "ssh", "ssh \(name) forwards \(forwards[0].split(separator: " ")[0]) there to \(socket)"))
         return checks + [helpersCheck()]
     }
 
@@ -93,11 +93,10 @@ enum ForwardDoctor {
         }
         let active = lines.activeGeneral
         let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map { Trace.quoted($0.value) }.joined(separator: ", ")
-        guard active.contains(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
-            return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward"))]
-        }
-        let ours = active.first { HelperLine(parsing: $0.value).runs("forward") }!
         let fixed = "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward")
+        guard let ours = active.first(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
+            return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: fixed)]
+        }
         if HelperLine(parsing: ours.value).isShortName {
             // git finds git-credential-forward on PATH: a login shell's PATH (~/.local/bin)
             // is not what `ssh HOST git fetch` or cron runs git with.
@@ -109,7 +108,8 @@ enum ForwardDoctor {
                                     fix: fixed)]
             }
         }
-        let keeping = ["store", "cache", "sqlite", "pass", "keyring", "secretservice", "libsecret"]
+        // The suite's helpers that keep credentials (Programs), and git's own and contrib's.
+        let keeping = Programs.all.filter { !$0.keeps.isEmpty }.compactMap(\.helperName) + ["store", "cache", "libsecret"]
         if let writer = active.first(where: { entry in keeping.contains { HelperLine(parsing: entry.value).runs($0) } }) {
             return [HealthCheck(.fail, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
                                 fix: Doctor.removal(of: writer))]

@@ -71,11 +71,7 @@ struct SetupCommand: ParsableCommand {
             }
             return (remoteHome, nil)
         }
-        let result = Subprocess.run("ssh", ["-G", name], input: [], collectErrors: true, limit: 1 << 20, timeoutSeconds: 10)
-        let user = result.flatMap { result in
-            result.succeeded ? result.outputText.split(separator: "\n").first { $0.hasPrefix("user ") }.map { String($0.dropFirst(5)) } : nil
-        }
-        guard let user, !user.isEmpty, !user.contains("/") else {
+        guard let user = SSHConfiguration.values("user", for: name).first, !user.isEmpty, !user.contains("/") else {
             throw HelperError(.failure, "ssh -G \(name) does not say which user logs in there, so the remote's home is not known",
                               fix: "give it: git-credential-forward setup \(name) --remote-home /home/USER")
         }

@@ -43,21 +43,20 @@ import Glibc
         var logLines: [String] {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
+    }
 
-        /// An askpass program (SSH_ASKPASS) that records each question and says yes (exit 0)
-        /// or no, after `delay` seconds.
-        static func askpass(in sandbox: Sandbox, yes: Bool, delay: Int = 0) throws -> [String: String] {
-            let directory = try sandbox.ownDirectory()
-            let program = directory + "/askpass", asked = sandbox.root + "/asked"
-            try ChildProcess.writeFile(program, Array("""
-                #!/bin/sh
-                printf '%s: %s\\n' "$SSH_ASKPASS_PROMPT" "$1" >> '\(asked)'
-                sleep \(delay)
-                exit \(yes ? 0 : 1)
+    /// A socket someone listens on at `path` until the value is stopped.
+    static func listener(at path: String, in sandbox: Sandbox) throws -> BackgroundProcess {
+        let listener = try BackgroundProcess("/usr/bin/python3", ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", path],
+                                             environment: sandbox.environment)
+        #expect(try listener.firstLine(timeout: 20) == "ready")
+        return listener
+    }
 
-                """.utf8), mode: 0o755)
-            return ["SSH_ASKPASS": program, "DISPLAY": ":99", "ASKED": asked]
-        }
+    /// A socket no one listens on any more at `path`, as a session that ended leaves one.
+    static func deadSocket(at path: String, in sandbox: Sandbox) throws {
+        let made = try sandbox.run("/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()", path])
+        #expect(made.exitCode == 0 && FileManager.default.fileExists(atPath: path), "\(made)")
     }
 
     static let helperAnswering = #"!f() { test "$1" = get && printf 'username=alice\npassword=s3cret\npassword_expiry_utc=4102444800\noauth_refresh_token=REFRESH\n'; }; f"#
@@ -93,20 +92,20 @@ import Glibc
     /// helpers hold changes nothing and asks nothing; a new password is confirmed and stored.
     @Test func aStoreOfWhatIsHeldAsksNothingAndANewOneIsConfirmedThenStored() throws {
         let sandbox = try Sandbox()
-        let askpass = try Forward.askpass(in: sandbox, yes: true)
+        let askpass = try Confirmer(sandbox, status: 0)
         let stored = sandbox.root + "/stored"
         let helper = #"!f() { test "$1" = get && printf 'username=alice\npassword=s3cret\n'; test "$1" = store && cat > '\#(stored)'; }; f"#
-        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--allow-store", "--confirm"], environment: askpass)
+        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--allow-store", "--confirm"], environment: askpass.environment)
         _ = sandbox  // the askpass program lives in its own directory
 
         let same = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice", "password=s3cret"))
         #expect(same.exitCode == 0 && same.stderr.isEmpty, "\(same)")
-        #expect(!FileManager.default.fileExists(atPath: stored) && !FileManager.default.fileExists(atPath: askpass["ASKED"]!))
+        #expect(!FileManager.default.fileExists(atPath: stored) && !askpass.asked)
         #expect(forward.logLines.isEmpty, "a store that changes nothing is not worth a line: \(forward.logLines)")
 
         let new = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice", "password=refreshed"))
         #expect(new.exitCode == 0 && new.stderr.isEmpty, "\(new)")
-        #expect(try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8)
+        #expect(try String(contentsOfFile: askpass.record, encoding: .utf8)
                 == "confirm: Allow build to store a credential in your helpers for https://example.com user alice?\n")
         #expect(try String(contentsOfFile: stored, encoding: .utf8).contains("password=refreshed\n"))
         #expect(forward.logLines.last?.hasSuffix("store https://example.com user alice: stored by your helpers") == true, "\(forward.logLines)")
@@ -116,13 +115,13 @@ import Glibc
     /// another request is refused (and git there asks its next helper).
     @Test func oneConfirmationShowsAtATime() throws {
         let sandbox = try Sandbox()
-        let askpass = try Forward.askpass(in: sandbox, yes: true, delay: 3)
-        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass)
+        let askpass = try Confirmer(sandbox, status: 0, delay: 3)
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
         let first = try BackgroundProcess("/bin/sh", ["-c", "printf 'protocol=https\\nhost=example.com\\n\\n' | \"$0\" --socket \"$1\" get > \"$2\"",
                                                        BuiltProducts.directory + "/git-credential-forward", forward.socket, sandbox.root + "/first"],
                                           environment: forward.sandbox.environment)
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: askpass["ASKED"]!) && Date() < deadline { usleep(20_000) }
+        while !askpass.asked && Date() < deadline { usleep(20_000) }
         let second = try forward.remote("get", wire("protocol=https", "host=example.com"))
         #expect(second.exitCode == 0 && second.stdout.isEmpty && second.stderr.isEmpty, "\(second)")
         #expect(forward.logLines.contains { $0.hasSuffix("get https://example.com: refused: another request is waiting for your confirmation") }, "\(forward.logLines)")
@@ -131,7 +130,7 @@ import Glibc
         first.stop()
         #expect(try String(contentsOfFile: sandbox.root + "/first", encoding: .utf8).hasPrefix("username=alice\npassword=s3cret\n"))
         // The question names the user the helpers answer with (round 3: it named none).
-        #expect(try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8) == "confirm: Allow build to use your credential for https://example.com user alice?\n")
+        #expect(try String(contentsOfFile: askpass.record, encoding: .utf8) == "confirm: Allow build to use your credential for https://example.com user alice?\n")
     }
 
     @Test func withNoOneToConfirmTheAnswerIsNo() throws {
@@ -186,11 +185,11 @@ import Glibc
     /// sequence, no direction override that would make one host read as another.
     @Test func theQuestionShowsTheRemotesValuesEscaped() throws {
         let sandbox = try Sandbox()
-        let askpass = try Forward.askpass(in: sandbox, yes: false)
-        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass)
+        let askpass = try Confirmer(sandbox, status: 1)
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
         let got = try forward.remote("get", wire("protocol=https", "host=example.com", "username=gh\u{202E}\u{2066}moc.live\u{1b}[1m", "path=" + String(repeating: "x", count: 5000)))
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
-        let asked = try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8)
+        let asked = try String(contentsOfFile: askpass.record, encoding: .utf8)
         #expect(!asked.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, "\(asked.debugDescription)")
         #expect(asked.hasPrefix("confirm: Allow build to use your credential for https://example.com/xxx") && asked.count < 400, "\(asked)")
         #expect(forward.logLines.last?.hasSuffix("declined at the confirmation") == true, "\(forward.logLines)")
@@ -224,10 +223,8 @@ import Glibc
         let shared = sandbox.root + "/shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o770])
         let socket = shared + "/.git-credential-forward.sock"
-        let listener = try BackgroundProcess("/usr/bin/python3", ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", socket],
-                                             environment: sandbox.environment)
+        let listener = try Self.listener(at: socket, in: sandbox)
         defer { listener.stop() }
-        #expect(try listener.firstLine(timeout: 20) == "ready")
         let got = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["--socket", socket, "get"], input: wire("protocol=https", "host=example.com"))
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
         #expect(got.stderrText == "git-credential-forward: \(shared), above \(socket), is writable by group or others (mode 0770), who could move it away. Fix: chmod go-w \(shared)\n", "\(got)")
@@ -240,8 +237,7 @@ import Glibc
     @Test func claimRemovesASocketLeftInTheWayAndSaysToReconnect() throws {
         let sandbox = try Sandbox()
         let arrival = sandbox.home + "/.git-credential-forward.sock"
-        let left = try sandbox.run("/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()", arrival])
-        #expect(left.exitCode == 0 && FileManager.default.fileExists(atPath: arrival), "\(left)")
+        try Self.deadSocket(at: arrival, in: sandbox)
         let session = ["SSH_CONNECTION": "127.0.0.1 40000 127.0.0.1 22"]
         let claim = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
         #expect(claim.exitCode == 0 && claim.stdout.isEmpty, "\(claim)")
@@ -250,7 +246,7 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: arrival))
 
         // With claim in ~/.ssh/rc already, the Fix is to reconnect, and nothing more.
-        _ = try sandbox.run("/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen()", arrival])
+        try Self.deadSocket(at: arrival, in: sandbox)
         try FileManager.default.createDirectory(atPath: sandbox.home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try sandbox.file("home/.ssh/rc", "~/.local/bin/git-credential-forward claim\n")
         let again = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
@@ -265,16 +261,16 @@ import Glibc
     /// declined requests in a row made ten dialogs, some about users that do not exist).
     @Test func afterANoTheRemoteIsNotAskedAboutAgainAtOnce() throws {
         let sandbox = try Sandbox()
-        let askpass = try Forward.askpass(in: sandbox, yes: false)
+        let askpass = try Confirmer(sandbox, status: 1)
         let helper = #"!f() { test "$1" = get && grep -q '^username=alice$' && printf 'username=alice\npassword=s3cret\n'; }; f"#
-        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass)
+        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
         let unknown = try forward.remote("get", wire("protocol=https", "host=example.com", "username=nobody"))
-        #expect(unknown.stdout.isEmpty && !FileManager.default.fileExists(atPath: askpass["ASKED"]!), "asked about a credential no helper has")
+        #expect(unknown.stdout.isEmpty && !askpass.asked, "asked about a credential no helper has")
         for _ in 0..<3 {
             let got = try forward.remote("get", wire("protocol=https", "host=example.com", "username=alice"))
             #expect(got.exitCode == 0 && got.stdout.isEmpty && got.stderr.isEmpty, "\(got)")
         }
-        #expect(try String(contentsOfFile: askpass["ASKED"]!, encoding: .utf8).split(separator: "\n").count == 1)
+        #expect(try String(contentsOfFile: askpass.record, encoding: .utf8).split(separator: "\n").count == 1)
         #expect(Array(forward.logLines.suffix(3).map { String($0.split(separator: ": ", maxSplits: 1).last ?? "") })
                 == ["declined at the confirmation", "refused: you said no less than 30 seconds ago", "refused: you said no less than 30 seconds ago"], "\(forward.logLines)")
     }
@@ -337,13 +333,7 @@ import Glibc
     @Test func aSessionsSocketPathFitsASocketAddress() throws {
         let sandbox = try Sandbox()
         let session = ["SSH_CONNECTION": "2001:db8:85a3::8a2e:370:7334 54321 2001:db8:85a3::8a2e:370:7335 22"]
-        func listen(_ path: String) throws -> BackgroundProcess {
-            let listener = try BackgroundProcess("/usr/bin/python3", ["-c", "import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", path],
-                                                 environment: sandbox.environment)
-            #expect(try listener.firstLine(timeout: 20) == "ready")
-            return listener
-        }
-        let one = try listen(sandbox.home + "/.git-credential-forward.sock")
+        let one = try Self.listener(at: sandbox.home + "/.git-credential-forward.sock", in: sandbox)
         defer { one.stop() }
         let claimed = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session)
         #expect(claimed.exitCode == 0 && claimed.stderr.isEmpty, "\(claimed)")
@@ -353,7 +343,7 @@ import Glibc
         // A HOME so long that no session's name fits below it: the socket stays put.
         let home = sandbox.root + "/" + String(repeating: "h", count: 75 - sandbox.root.count - 1)
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let two = try listen(home + "/.git-credential-forward.sock")
+        let two = try Self.listener(at: home + "/.git-credential-forward.sock", in: sandbox)
         defer { two.stop() }
         let left = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: session.merging(["HOME": home]) { $1 })
         #expect(left.exitCode == 0 && left.stderr.isEmpty && FileManager.default.fileExists(atPath: home + "/.git-credential-forward.sock"), "\(left)")

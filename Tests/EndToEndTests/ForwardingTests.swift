@@ -99,35 +99,13 @@ struct ForwardingTests {
 
     // MARK: Confirmation
 
-    /// An SSH_ASKPASS that records its question and SSH_ASKPASS_PROMPT and answers with
-    /// `status`; in a directory of the test's own that no one else can write (a program
-    /// named by a variable is run only from such a place).
-    struct Confirmer {
-        let program: String
-        let record: String
-
-        init(_ sandbox: Sandbox, status: Int) throws {
-            let directory = try sandbox.ownDirectory()
-            record = sandbox.root + "/askpass-record"
-            program = directory + "/askpass-\(status)"
-            try ChildProcess.writeFile(program, Array("""
-                #!/bin/sh
-                printf '%s|%s\\n' "$SSH_ASKPASS_PROMPT" "$*" >>'\(record)'
-                exit \(status)
-
-                """.utf8), mode: 0o755)
-        }
-
-        var questions: [String] { Output(bytes: contents(of: record) ?? []).lines }
-    }
-
     @Test func aConfirmedRequestIsAnsweredAndTheQuestionNamesTheRemoteAndTheHost() throws {
         let world = try ForwardWorld()
         let yes = try Confirmer(world.machine.sandbox, status: 0)
         let serve = try world.serve(["--confirm"], environment: ["SSH_ASKPASS": yes.program, "DISPLAY": ":99"])
         let got = try world.helper("get", world.request, through: serve)
         #expect(got.attributes["password"] == world.password && got.stderr.isEmpty, "\(got)\n\(serve.log)")
-        #expect(yes.questions.count == 1 && yes.questions.first?.hasPrefix("confirm|") == true, "\(yes.questions)")
+        #expect(yes.questions.count == 1 && yes.questions.first?.hasPrefix("confirm: ") == true, "\(yes.questions)")
         #expect(yes.questions.first.map { $0.contains("remote") && $0.contains(world.server.host) } == true, "\(yes.questions)")
     }
 

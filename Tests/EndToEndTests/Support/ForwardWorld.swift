@@ -162,3 +162,30 @@ final class ForwardWorld {
     /// The password the person's own store holds for the server, nil for none.
     func personsPassword() throws -> String? { try machine.storedPassword(for: server) }
 }
+
+/// An SSH_ASKPASS for serve --confirm that records each question with SSH_ASKPASS_PROMPT
+/// (`confirm: QUESTION` lines) and answers with `status` after `delay` seconds; in a
+/// directory of the test's own that no one else can write (a program named by a variable
+/// is run only from such a place).
+struct Confirmer {
+    let program: String
+    let record: String
+
+    init(_ sandbox: Sandbox, status: Int, delay: Int = 0) throws {
+        let directory = try sandbox.ownDirectory()
+        record = sandbox.root + "/askpass-record"
+        program = directory + "/askpass-\(status)"
+        try ChildProcess.writeFile(program, Array("""
+            #!/bin/sh
+            printf '%s: %s\\n' "$SSH_ASKPASS_PROMPT" "$*" >>'\(record)'
+            sleep \(delay)
+            exit \(status)
+
+            """.utf8), mode: 0o755)
+    }
+
+    /// serve's environment for it: the program, and a display to ask on.
+    var environment: [String: String] { ["SSH_ASKPASS": program, "DISPLAY": ":99"] }
+    var questions: [String] { Output(bytes: contents(of: record) ?? []).lines }
+    var asked: Bool { FileManager.default.fileExists(atPath: record) }
+}
