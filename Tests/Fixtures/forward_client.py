@@ -57,10 +57,14 @@ def flood(path, count, width):
         for _ in range(min(width, count - done)):
             try:
                 s = connect(path)
-                s.sendall(b"git-credential-forward/1 ping\n\n")
-                batch.append(s)
             except OSError as error:
                 outcomes["connect-" + type(error).__name__] += 1
+                continue
+            try:
+                s.sendall(b"git-credential-forward/1 ping\n\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # ssh closed it at once (serve's queue full): read below as closed
+            batch.append(s)
         for s in batch:
             answer = read_all(s)
             s.close()
