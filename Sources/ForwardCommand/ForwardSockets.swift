@@ -74,8 +74,9 @@ enum ForwardSockets {
             return .untrusted(HelperError(.failure, "\(path) is \(what), not a socket, so it is not used", fix: aside))
         }
         if info.st_uid != geteuid() {
+            // A named one is a container's mounted socket, most often: its processes run as another uid.
             return .untrusted(HelperError(.failure, "\(path) belongs to uid \(info.st_uid), not to you (uid \(geteuid())), so it is not used: whoever made it would be handed your requests",
-                                          fix: aside))
+                                          fix: named ? "run git as uid \(info.st_uid) (a container: docker run --user \(info.st_uid)), or " + aside : aside))
         }
         do { try PrivateFiles.checkDirectoryChain(PrivateFiles.directory(of: path), below: path) } catch { return .untrusted(error) }
         return .socket

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README's container variant, without docker (not on these machines): a "container"
+/// is a mount namespace of its own (`unshare --mount`, as a runtime makes one) where
+/// serve's directory is bind-mounted at /run/git-credential-forward, as `docker run -v`
+/// mounts it, with /run a fresh tmpfs there; its processes (entered with `nsenter`) run as
+/// the person (docker's `--user`), name the socket in GIT_CREDENTIAL_FORWARD_SOCKET and
+/// use a git configuration of their own. Real git clones from the loopback server there.
+@Suite(.enabled(if: geteuid() == 0 && Sandbox.which("unshare") != nil && Sandbox.which("nsenter") != nil,
+                "needs root (CI's user) for a mount namespace, and unshare and nsenter"))
+struct ForwardContainerTests {
+    /// A mount namespace with `directory` at /run/git-credential-forward, kept alive by a
+    /// sleeping process until the value goes away.
+    final class Container {
+        static let mountPoint = "/run/git-credential-forward"
+        private let keeper: BackgroundProcess
+        let home: String
+        let environment: [String: String]
+
+        init(mounting directory: String, in sandbox: Sandbox, socketName: String) throws {
+            home = sandbox.root + "/container-home"
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let script = "mount -t tmpfs -o mode=0755 tmpfs /run && mkdir \(Self.mountPoint)"
+                + " && mount --bind \(shellQuoted(directory)) \(Self.mountPoint) && echo ready && exec sleep 600"
+            keeper = try BackgroundProcess(Sandbox.which("unshare")!, ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
+                                           environment: ["PATH": Sandbox.searchPath])
+            let said = try keeper.firstLine(timeout: 20)
+            guard said == "ready" else { throw SpawnError(description: "the container's mounts: \(said.debugDescription)") }
+            environment = ["PATH": Sandbox.searchPath, "HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
+                           "LANG": "C.UTF-8", "GIT_CREDENTIAL_FORWARD_SOCKET": Self.mountPoint + "/" + socketName]
+        }
+
+        deinit { keeper.stop() }
+
+        /// `command` run in the container's mounts, in its HOME, with its environment; as
+        /// `uid` (and the group of the same number) when given.
+        func run(_ command: [String], input: [UInt8] = [], as uid: uid_t? = nil) throws -> ProcessResult {
+            let user = uid.map { ["--setuid", String($0), "--setgid", String($0)] } ?? []
+            // --wd: entering a mount namespace leaves the process at its root.
+            return try ChildProcess.run(Sandbox.which("nsenter")!, ["--target", String(keeper.pid), "--mount", "--wd=" + (uid == nil ? home : "/")]
+                                            + user + ["--"] + command, stdin: input, environment: environment, timeout: 60)
+        }
+    }
+
+    /// Set up as the README says (`credential.helper` the program, the socket named by the
+    /// variable), a clone asks nothing; serve restarted (Ctrl-C, then again) makes a new
+    /// socket in the mounted directory, which the container reaches without being started
+    /// again; and nothing of the password stays in the container's HOME.
+    @Test func aContainerWithServesDirectoryMountedClonesAndReachesARestartedServe() throws {
+        let machine = try ClientMachine(.sqlite)
+        let password = awkwardPassword()
+        let server = try machine.startServer(username: "alice", password: password)
+        try server.makeRepository("project")
+        try machine.store(username: "alice", password: password, for: server)
+        var serve = try ForwardServe(machine: machine, name: "box", ["--host", server.host])
+        let directory = (serve.socket as NSString).deletingLastPathComponent
+        let container = try Container(mounting: directory, in: machine.sandbox, socketName: (serve.socket as NSString).lastPathComponent)
+        let git = Sandbox.which("git") ?? "/usr/bin/git"
+        let configured = try container.run([git, "config", "--global", "credential.helper", BuiltProducts.forward])
+        #expect(configured.exitCode == 0, "\(configured)")
+
+        let first = try container.run([git, "clone", "--quiet", server.repositoryURL("project"), "first"])
+        #expect(fileExists(container.home + "/first/.git"), "no clone in the container's HOME")
+        #expect(first.exitCode == 0 && first.stderr.isEmpty, "clone in the container: \(first)\nserve: \(serve.stderr) \(serve.log)")
+        #expect(serve.waitForLog(lines: 1).first?.contains("box get http://\(server.host): answered user alice") == true, "\(serve.log)")
+
+        serve.stop()
+        let stopped = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=\(server.host)"))
+        #expect(stopped.exitCode == 0 && stopped.stdout.isEmpty && stopped.stderr.isEmpty, "with serve stopped, not a silent miss: \(stopped)")
+        serve = try ForwardServe(machine: machine, name: "box", ["--host", server.host])
+        let second = try container.run([git, "clone", "--quiet", server.repositoryURL("project"), "second"])
+        #expect(fileExists(container.home + "/second/.git"), "no second clone in the container's HOME")
+        #expect(second.exitCode == 0 && second.stderr.isEmpty, "clone after serve restarted: \(second)\nserve: \(serve.stderr) \(serve.log)")
+
+        let holding = (FileManager.default.enumerator(atPath: container.home)?.compactMap { $0 as? String } ?? []).filter {
+            contents(of: container.home + "/" + $0)?.containsUTF8(password) ?? false
+        }
+        #expect(holding.isEmpty, "files of the container holding the password: \(holding)")
+    }
+
+    /// A container whose processes run as another uid than serve's (docker run without
+    /// --user, as root): the helper there refuses the socket in one line that says how to
+    /// run, sends nothing, and git goes on to its next helper. (serve would refuse the
+    /// connection too: ForwardingHostileTests.)
+    @Test func aContainerRunningAsAnotherUserIsToldToRunAsTheSocketsOwner() throws {
+        let machine = try ClientMachine(.sqlite)
+        let serve = try ForwardServe(machine: machine, name: "box", ["--host", "127.0.0.1"])
+        let directory = (serve.socket as NSString).deletingLastPathComponent
+        // Reachable by others, as a runtime's mount may make it.
+        for opened in [machine.sandbox.root, machine.sandbox.root + "/runtime", directory] { chmod(opened, 0o711) }
+        let container = try Container(mounting: directory, in: machine.sandbox, socketName: (serve.socket as NSString).lastPathComponent)
+        let got = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=127.0.0.1"), as: Sandbox.anotherUser)
+        #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
+        expectOneLineFailure(got, exitCode: 0, mentioning: [Container.mountPoint + "/box.sock", "uid \(geteuid()), not to you (uid \(Sandbox.anotherUser))",
+                                                            "Fix: run git as uid \(geteuid()) (a container: docker run --user \(geteuid()))"])
+        usleep(200_000)
+        #expect(serve.log.isEmpty, "the helper reached serve: \(serve.log)")
+    }
+}
