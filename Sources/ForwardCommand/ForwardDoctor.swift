@@ -63,7 +63,10 @@ enum ForwardDoctor {
     static func serving(_ name: String, socket: String) -> [HealthCheck] {
         var checks = [socketCheck(socket, remote: false, name: name)]
         // "REMOTE LOCAL" for each RemoteForward to this socket.
-        let forwards = SSHConfiguration.values("remoteforward", for: name).filter { $0.hasSuffix(" " + socket) }
+        let forwards: [String]
+        do { forwards = try SSHConfiguration.values("remoteforward", for: name).filter { $0.hasSuffix(" " + socket) } } catch {
+            return checks + [HealthCheck(.fail, "ssh", error.message, fix: error.fix), helpersCheck()]
+        }
         if let relative = forwards.map({ String($0.split(separator: " ")[0]) }).first(where: { !$0.hasPrefix("/") }) {
             checks.append(HealthCheck(.fail, "ssh", "ssh's RemoteForward for \(name) names \(relative) there, not a full path: sshd expands no ~ and binds nothing for it",
                                       fix: "use the line git-credential-forward setup \(ShellWord.quoted(name)) prints (the remote's home written out)"))

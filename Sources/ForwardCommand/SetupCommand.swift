@@ -71,7 +71,7 @@ struct SetupCommand: ParsableCommand {
             }
             return (remoteHome, nil)
         }
-        guard let user = SSHConfiguration.values("user", for: name).first, !user.isEmpty, !user.contains("/") else {
+        guard let user = try SSHConfiguration.values("user", for: name).first, !user.isEmpty, !user.contains("/") else {
             throw HelperError(.failure, "ssh -G \(name) does not say which user logs in there, so the remote's home is not known",
                               fix: "give it: git-credential-forward setup \(name) --remote-home /home/USER")
         }
