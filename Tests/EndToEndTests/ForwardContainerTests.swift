@@ -6,44 +6,33 @@ import Glibc
 #endif
 
 /// The README's container variant, without docker (not on these machines): a "container"
-/// is a mount namespace of its own (`unshare --mount`, as a runtime makes one) where
-/// serve's directory is bind-mounted at /run/git-credential-forward, as `docker run -v`
-/// mounts it, with /run a fresh tmpfs there; its processes (entered with `nsenter`) run as
-/// the person (docker's `--user`), name the socket in GIT_CREDENTIAL_FORWARD_SOCKET and
-/// use a git configuration of their own. Real git clones from the loopback server there.
+/// is a mount namespace of its own (as a runtime makes one) where serve's directory is
+/// bind-mounted at /run/git-credential-forward, as `docker run -v` mounts it; its processes
+/// run as the person (docker's `--user`), name the socket in GIT_CREDENTIAL_FORWARD_SOCKET
+/// and use a git configuration of their own. Real git clones from the loopback server there.
 @Suite(.enabled(if: geteuid() == 0 && Sandbox.which("unshare") != nil && Sandbox.which("nsenter") != nil,
                 "needs root (CI's user) for a mount namespace, and unshare and nsenter"))
 struct ForwardContainerTests {
-    /// A mount namespace with `directory` at /run/git-credential-forward, kept alive by a
-    /// sleeping process until the value goes away.
+    /// A mount namespace (PrivateMount) with `directory` at /run/git-credential-forward,
+    /// /run a fresh tmpfs there, and a HOME and environment of its own.
     final class Container {
         static let mountPoint = "/run/git-credential-forward"
-        private let keeper: BackgroundProcess
+        private let mount: PrivateMount
         let home: String
         let environment: [String: String]
 
         init(mounting directory: String, in sandbox: Sandbox, socketName: String) throws {
             home = sandbox.root + "/container-home"
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            let script = "mount -t tmpfs -o mode=0755 tmpfs /run && mkdir \(Self.mountPoint)"
-                + " && mount --bind \(shellQuoted(directory)) \(Self.mountPoint) && echo ready && exec sleep 600"
-            keeper = try BackgroundProcess(Sandbox.which("unshare")!, ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
-                                           environment: ["PATH": Sandbox.searchPath])
-            let said = try keeper.firstLine(timeout: 20)
-            guard said == "ready" else { throw SpawnError(description: "the container's mounts: \(said.debugDescription)") }
-            environment = ["PATH": Sandbox.searchPath, "HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
-                           "LANG": "C.UTF-8", "GIT_CREDENTIAL_FORWARD_SOCKET": Self.mountPoint + "/" + socketName]
+            mount = try PrivateMount(sandbox: sandbox, directory: Self.mountPoint,
+                                     mounting: #"mount -t tmpfs -o mode=0755 tmpfs /run && mkdir "$0" && mount --bind "$1" "$0""#, directory)
+            environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
+                           "GIT_CREDENTIAL_FORWARD_SOCKET": Self.mountPoint + "/" + socketName]
         }
 
-        deinit { keeper.stop() }
-
-        /// `command` run in the container's mounts, in its HOME, with its environment; as
-        /// `uid` (and the group of the same number) when given.
+        /// `command` run in the container, in its HOME (as `uid`: at its root).
         func run(_ command: [String], input: [UInt8] = [], as uid: uid_t? = nil) throws -> ProcessResult {
-            let user = uid.map { ["--setuid", String($0), "--setgid", String($0)] } ?? []
-            // --wd: entering a mount namespace leaves the process at its root.
-            return try ChildProcess.run(Sandbox.which("nsenter")!, ["--target", String(keeper.pid), "--mount", "--wd=" + (uid == nil ? home : "/")]
-                                            + user + ["--"] + command, stdin: input, environment: environment, timeout: 60)
+            try mount.run(command[0], Array(command.dropFirst()), input: input, environment: environment, directory: uid == nil ? home : "/", as: uid)
         }
     }
 
