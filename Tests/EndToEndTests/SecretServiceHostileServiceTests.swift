@@ -47,13 +47,27 @@ import Testing
         }
     }
 
+    /// gnome-keyring learns of a new caller in an idle callback that races its first calls,
+    /// and answers one that loses "Method SearchItems is not implemented" (an erase in CI,
+    /// four helpers at once, exit 1). `late` answers each caller's first search so: the
+    /// helper asks once more, and neither get nor erase says anything.
+    @Test func aServiceThatDoesNotYetKnowTheCallerIsAskedOnceMore() throws {
+        try run("late") { helper in
+            let got = try helper.get(wire("protocol=https", "host=x.example"))
+            #expect(got.exitCode == 0 && got.stdout.isEmpty && got.stderr.isEmpty, "\(got)")
+            let erased = try helper.erase(wire("protocol=https", "host=x.example", "username=u"))
+            #expect(erased.exitCode == 0 && erased.stderr.isEmpty, "\(erased)")
+        }
+    }
+
     private static let compiled = CompiledProgram(name: "hostile-secret-service", source: source, package: "gio-2.0")
 
     static func program() throws -> String { try compiled.path() }
 
     /// `prompt`: owns org.freedesktop.secrets, finds nothing, and answers CreateItem with a
     /// prompt whose Prompt and Dismiss it acknowledges but never completes. `wedged`: never
-    /// answers a search. `spam`: sends every other program on the bus method replies and
+    /// answers a search. `late`: answers each caller's first search as gnome-keyring does
+    /// when it has not registered the caller yet. `spam`: sends every other program on the bus method replies and
     /// errors to calls they never made, five times a second.
     static let source = #"""
     #include <gio/gio.h>
@@ -68,6 +82,16 @@ import Testing
         if (g_strcmp0(g_dbus_message_get_sender(call), "org.freedesktop.DBus") == 0) return call;
         const char *method = g_dbus_message_get_member(call);
         if (strcmp(method, "SearchItems") == 0 && strcmp(mode, "wedged") == 0) return NULL;
+        static GHashTable *searched = NULL;
+        if (searched == NULL) searched = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        if (strcmp(method, "SearchItems") == 0 && strcmp(mode, "late") == 0
+            && g_hash_table_add(searched, g_strdup(g_dbus_message_get_sender(call)))) {
+            GDBusMessage *error = g_dbus_message_new_method_error(call, "org.freedesktop.DBus.Error.UnknownMethod",
+                "Method SearchItems is not implemented on interface org.freedesktop.Secret.Service");
+            g_dbus_connection_send_message(bus, error, 0, NULL, NULL);
+            g_object_unref(error);
+            return NULL;
+        }
         GDBusMessage *reply = g_dbus_message_new_method_reply(call);
         GVariant *body = NULL;
         if (strcmp(method, "GetAll") == 0) {
