@@ -287,7 +287,7 @@ def remove_user(user: str) -> None:
 
 def start_serve(forward: Path, host: str, environment: Environment, logs: Path, cleanups: list) -> Path:
     """`git-credential-forward serve` here, on its default socket (XDG_RUNTIME_DIR, private)."""
-    socket_path = Path(environment.env["XDG_RUNTIME_DIR"]) / FORWARD_NAME / f"{REMOTE_NAME}.sock"
+    socket_path = Path(environment.env["XDG_RUNTIME_DIR"]) / FORWARD_NAME / REMOTE_NAME / "socket"
     stderr = logs / "serve.stderr"
     with open(stderr, "w") as err:
         serve = subprocess.Popen([str(forward), "serve", REMOTE_NAME, "--host", host, "--log", str(logs / "serve.log")],

@@ -50,13 +50,35 @@ enum ForwardClient {
                 return
             }
             throw error
+        case .none(let reason):
+            if let told = told(action, request, reason) { SystemIO.writeAll(2, told.line(program: program) + "\n") }
         default: break
+        }
+    }
+
+    /// What the person on the remote is told of a refusal, in one line, where git would
+    /// otherwise say only that authentication failed (or nothing), again and again.
+    static func told(_ action: ForwardWire.Action, _ request: Credential, _ reason: String) -> HelperError? {
+        let host = request.host.map { Trace.quoted($0.bytes) } ?? "this host"
+        switch (ForwardWire.Refusal(rawValue: reason), action) {
+        case (.pathNeeded?, _):
+            return HelperError(.unavailable, "your machine picks the account for \(host) by the repository's path, and git here sends none, so it answered nothing",
+                               fix: AccountsByPath.remoteFix)
+        case (.actionNotAllowed?, .erase):
+            return HelperError(.unavailable, "your machine did not erase the credential for \(host) that the server refused (its serve does not allow erase), so the next command gets it again",
+                               fix: "change or remove it on your machine, or serve there with --allow-erase")
+        case (.actionNotAllowed?, .store):
+            return HelperError(.unavailable, "your machine did not store the credential for \(host) used here (its serve does not allow store)",
+                               fix: "store it on your machine, or serve there with --allow-store")
+        default: return nil
         }
     }
 
     enum Outcome {
         case answer(Credential)
         case nothing
+        /// The serving end's `none REASON`.
+        case none(String)
         case refused(HelperError)
     }
 
@@ -79,7 +101,10 @@ enum ForwardClient {
         }
         let (reply, why) = ForwardWire.reply(on: &connection, patience: patience)
         Trace.note("the serving end " + why)
-        if case .answer(let found)? = reply { return .answer(found) }
-        return .nothing
+        switch reply {
+        case .answer(let found)?: return .answer(found)
+        case .none(let reason)?: return .none(reason)
+        default: return .nothing
+        }
     }
 }

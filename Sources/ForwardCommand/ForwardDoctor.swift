@@ -45,13 +45,17 @@ enum ForwardDoctor {
         guard let sessions else { return configuration() + [HealthCheck(.fail, "socket", "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket")] }
         let candidates = sessions.candidates()
         guard !candidates.isEmpty else {
+            // setup guesses the remote's home (/home/USER): a RemoteForward to another path binds
+            // nowhere this session looks.
+            let home = SystemIO.environment("HOME").map { " --remote-home " + ShellWord.quoted($0) } ?? ""
             return configuration() + [HealthCheck(.fail, "socket", "no socket at \(sessions.arrival)" + (sessions.directory.map { " or in \($0)" } ?? "")
                                                   + ": this session has no forward (ssh said \"remote port forwarding failed\" at login if it could not bind it, as when sessions start at the same moment), so git here asks its next helper",
-                                                  fix: "reconnect; if ssh said nothing, connect with the RemoteForward line git-credential-forward setup NAME prints on your machine")]
+                                                  fix: sessions.directory == nil ? "reconnect, or name the socket that is forwarded here"
+                                                    : "reconnect; if ssh said nothing, its RemoteForward names another path than \(sessions.arrival): on your machine, git-credential-forward setup NAME\(home) prints the line for this one")]
         }
         var dead = 0
         for path in candidates {
-            let check = socketCheck(path, remote: true)
+            let check = socketCheck(path, remote: true, named: sessions.directory == nil)
             if check.verdict == .ok { return configuration() + [check] }
             if ForwardSockets.isDead(path) { dead += 1; continue }
             return configuration() + [check]
@@ -65,19 +69,21 @@ enum ForwardDoctor {
         // "REMOTE LOCAL" for each RemoteForward to this socket.
         let forwards: [String]
         do { forwards = try SSHConfiguration.values("remoteforward", for: name).filter { $0.hasSuffix(" " + socket) } } catch {
-            return checks + [HealthCheck(.fail, "ssh", error.message, fix: error.fix), helpersCheck()]
+            return checks + [HealthCheck(.fail, "ssh", error.message, fix: error.fix)] + personsChecks()
         }
         if let relative = forwards.map({ String($0.split(separator: " ")[0]) }).first(where: { !$0.hasPrefix("/") }) {
             checks.append(HealthCheck(.fail, "ssh", "ssh's RemoteForward for \(name) names \(relative) there, not a full path: sshd expands no ~ and binds nothing for it",
                                       fix: "use the line git-credential-forward setup \(ShellWord.quoted(name)) prints (the remote's home written out)"))
-            return checks + [helpersCheck()]
+            return checks + personsChecks()
         }
         checks.append(forwards.isEmpty
             ? HealthCheck(.warn, "ssh", "ssh's configuration for \(name) forwards nothing to \(socket) (ssh -G \(name)), so only ssh -R on its command line reaches serve",
                           fix: "add the RemoteForward line git-credential-forward setup \(ShellWord.quoted(name)) prints to ~/.ssh/config")
             : HealthCheck(.ok, "ssh", "ssh \(name) forwards \(forwards[0].split(separator: " ")[0]) there to \(socket)"))
-        return checks + [helpersCheck()]
+        return checks + personsChecks()
     }
+
+    static func personsChecks() -> [HealthCheck] { [helpersCheck()] + (pathsNeededCheck().map { [$0] } ?? []) }
 
     /// git here has helpers for serve to ask.
     static func helpersCheck() -> HealthCheck {
@@ -117,14 +123,33 @@ enum ForwardDoctor {
             return [HealthCheck(.fail, "git config", "\(order): \(Trace.quoted(writer.value)) (\(Doctor.place(writer.scope))) keeps on this machine what forward answers, since git stores every credential it used in each helper",
                                 fix: Doctor.removal(of: writer))]
         }
-        return [HealthCheck(.ok, "git config", order)]
+        return [HealthCheck(.ok, "git config", order), pathCheck()]
     }
 
-    static func socketCheck(_ path: String, remote: Bool, name: String? = nil) -> HealthCheck {
+    /// On the remote: git sends the repository's path, so that the person's git can pick
+    /// the account it would pick for the same repository (AccountsByPath).
+    static func pathCheck() -> HealthCheck {
+        let sent = GitConfig.runOutsideAnyRepository(["config", "--type=bool", "credential.useHttpPath"])?.outputText == "true\n"
+        return sent ? HealthCheck(.ok, "paths", "git here sends each repository's path, so your machine answers with the account it would use for that repository")
+            : HealthCheck(.warn, "paths", "git here sends no repository path: where your machine picks the account by path (two accounts on one host), serve answers nothing",
+                          fix: AccountsByPath.remoteFix)
+    }
+
+    /// On the person's machine: where their git picks the account by path, the remote must send it.
+    static func pathsNeededCheck() -> HealthCheck? {
+        let found = AccountsByPath.configured()
+        let hosts = found.everywhere ? ["every host"] : Array(Set(found.places.map(\.host))).sorted()
+        guard !hosts.isEmpty else { return nil }
+        return HealthCheck(.ok, "paths", "your git picks the account by the repository's path for \(hosts.joined(separator: ", ")): serve answers those only when the remote's git sends the path (\(AccountsByPath.remoteFix) there; setup prints it)")
+    }
+
+    /// `named`: a socket the person named (--socket, the variable: a container's mount),
+    /// never to be moved aside (it may be serve's own, which every box uses).
+    static func socketCheck(_ path: String, remote: Bool, name: String? = nil, named: Bool = false) -> HealthCheck {
         let subject = "socket"
         let start = remote ? "connect with the RemoteForward line git-credential-forward setup NAME prints on your machine"
             : "git-credential-forward serve \(name.map(ShellWord.quoted) ?? "NAME") --host HOST"
-        switch ForwardSockets.connect(path) {
+        switch ForwardSockets.connect(path, named: named) {
         case .nobody(let why):
             return HealthCheck(remote ? .warn : .fail, subject, why + (remote ? ": no ssh session forwards one here now" : ": serve is not running"), fix: start)
         case .untrusted(let error): return HealthCheck(.fail, subject, error.message, fix: error.fix)

@@ -8,8 +8,14 @@ import Glibc
 /// Values the remote sent (host, path, user) are quoted as the trace quotes them: the remote
 /// is the less trusted end, and an escape sequence in a log read on a terminal could rewrite
 /// what the person sees.
+/// Refusals are at most `refusalsPerMinute` lines a minute (a remote refused in a loop wrote
+/// 1.7 GB an hour): the rest are counted, and the count is said with the next line written.
+/// Every answer, store and erase is written.
 struct ForwardLog {
     let fd: Int32
+    /// Shared by serve's children (the count of refusals); nil: no bound.
+    var memory: ServeMemory?
+    static let refusalsPerMinute: Int64 = 20
 
     /// FILE (created 0600, appended to; the user's own, not a link) or `-` (stderr).
     static func open(_ path: String) throws(HelperError) -> ForwardLog {
@@ -35,7 +41,16 @@ struct ForwardLog {
 
     /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
     /// `what`: the action, or "connection" for one that asked nothing.
-    func write(_ name: String, _ what: String, _ request: Credential?, _ outcome: String) {
+    func write(_ name: String, _ what: String, _ request: Credential?, _ outcome: String, refusal: Bool = false) {
+        let (admitted, untold) = memory?.admit(refusal: refusal, perMinute: Self.refusalsPerMinute) ?? (true, 0)
+        guard admitted else { return }
+        if untold > 0 {
+            line(name, "log", nil, "\(untold) more refused request\(untold == 1 ? "" : "s") not written (over \(Self.refusalsPerMinute) a minute)")
+        }
+        line(name, what, request, outcome)
+    }
+
+    private func line(_ name: String, _ what: String, _ request: Credential?, _ outcome: String) {
         var now = time(nil), parts = tm()
         gmtime_r(&now, &parts)
         var stamp = [CChar](repeating: 0, count: 32)

@@ -51,6 +51,9 @@ struct ForwardPolicy {
         var text: String { port.map { host + ":" + $0 } ?? host }
     }
 
+    /// What the remote may ask: get, and store and erase where allowed.
+    var actions: [String] { ["get"] + (allowStore ? ["store"] : []) + (allowErase ? ["erase"] : []) }
+
     /// RFC 3986's scheme, in lower case as git writes it: a letter, then letters, digits, '+', '-', '.'.
     static func isScheme(_ bytes: [UInt8]) -> Bool {
         guard let first = bytes.first, first >= 0x61 && first <= 0x7A else { return false }
@@ -70,6 +73,11 @@ struct ForwardPolicy {
     enum Decision: Equatable {
         case answer
         case refuse(ForwardWire.Refusal, why: String)
+
+        var reason: ForwardWire.Refusal? {
+            if case .refuse(let reason, _) = self { return reason }
+            return nil
+        }
     }
 
     /// Whether `action` on `request` may go to the person's helpers (before any
@@ -84,7 +92,7 @@ struct ForwardPolicy {
             return .refuse(.badRequest, why: "the protocol \(ForwardLog.quoted(scheme)) is not a URL scheme (lower-case letters, digits, '+', '-', '.')")
         }
         guard hosts.contains(where: { $0.matches(host) }) else {
-            let allow = (try? HostPattern(host)) != nil ? " (serve \(name) --host \(ShellWord.quoted(host)) allows \(hosts.isEmpty ? "this one" : "it"))" : ""
+            let allow = (try? HostPattern(host)) != nil ? " (serve \(name) with --host \(ShellWord.quoted(host)) \(hosts.isEmpty ? "" : "added to its others ")allows it)" : ""
             return .refuse(.notAllowed, why: hosts.isEmpty ? "no host is allowed for \(name) yet" + allow
                 : "\(ForwardLog.quoted(Value(host))) is not among the hosts allowed for \(name)" + allow)
         }

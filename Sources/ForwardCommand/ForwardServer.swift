@@ -11,8 +11,10 @@ import Glibc
 /// children, each bounded in bytes and time, and at most `maxChildren` at once.
 struct ForwardServer {
     let policy: ForwardPolicy
-    let log: ForwardLog
+    var log: ForwardLog
     let socket: String
+    /// `--for`: serve stops by itself this long after it starts.
+    var lasting: TimeSpan?
 
     static let maxChildren = 32
     /// A request comes whole within this (git writes it at once).
@@ -32,6 +34,7 @@ struct ForwardServer {
         try PrivateFiles.checkDirectoryChain(directory, below: socket)
         if !PrivateFiles.exists(directory) { try PrivateFiles.makeDirectories(directory) }
         try PrivateFiles.checkDirectoryChain(directory, below: socket)
+        try checkAlone(in: directory)
         switch ForwardSockets.connect(socket) {
         case .connected(let other):
             other.close()
@@ -50,8 +53,26 @@ struct ForwardServer {
         return fd
     }
 
+    /// The socket's directory holds nothing but this forward's socket (and its lock, one a
+    /// killed serve left): a container is given the directory (its mount), and what else
+    /// is there it would reach too: another forward's socket, to ask for hosts its own
+    /// forward does not allow, or to move aside and bind its own in its place.
+    func checkAlone(in directory: String) throws(HelperError) {
+        let own = String(socket.split(separator: "/").last ?? "")
+        let others = (CheckedDirectory.opened(directory, shownAs: directory, rootIsTrusted: false)?.entries() ?? [])
+            .map(\.name).filter { $0 != own && $0 != own + ".lock" }.sorted()
+        guard !others.isEmpty else { return }
+        let shown = others.prefix(3).map { Trace.quoted(Array($0.utf8)) }.joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
+        throw HelperError(.failure, "\(directory) holds more than \(policy.name)'s socket (\(shown)): whatever is given the directory, as a container its mount, would reach those too",
+                          fix: "give each forward a directory of its own: the default (\((try? ForwardSockets.serve(name: policy.name, option: nil)) ?? "no --socket")), or --socket DIR/socket in a new directory")
+    }
+
     func run() throws(HelperError) -> Never {
         let listener = try listen()
+        let memory = ServeMemory()
+        var log = self.log
+        log.memory = memory
+        let end = lasting.map { ForwardConnection.now + Double($0.seconds) }
         var bound = stat()
         lstat(socket, &bound)
         // One confirmation on the desktop at a time: a lock each child takes before it asks
@@ -61,15 +82,14 @@ struct ForwardServer {
         unlink(socket + ".lock")
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
-        let actions = ["get"] + (policy.allowStore ? ["store"] : []) + (policy.allowErase ? ["erase"] : [])
-        SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(actions.joined(separator: ", ")) for \(hosts)"
-            + (policy.confirm ? ", each confirmed" : "") + "; Ctrl-C stops\n")
+        SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(policy.actions.joined(separator: ", ")) for \(hosts)"
+            + (policy.confirm ? ", each confirmed" : "") + (lasting.map { " for \($0.description)" } ?? "") + "; Ctrl-C stops\n")
         if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
             SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
                                              fix: "run serve in your desktop session, or set SSH_ASKPASS to a program that asks").line(program: "git-credential-forward") + "\n")
         }
         var children = 0
-        while Self.stopping == 0 {
+        while Self.stopping == 0 && end.map({ ForwardConnection.now < $0 }) ?? true {
             while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
             var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 1000) > 0 else { continue }
@@ -78,7 +98,7 @@ struct ForwardServer {
             let peer = csocket_peer_uid(fd)
             guard peer == Int(geteuid()) else {
                 close(fd)
-                log.write(policy.name, "connection", nil, "refused: from uid \(peer), not yours")
+                log.write(policy.name, "connection", nil, "refused: from uid \(peer), not yours", refusal: true)
                 continue
             }
             // Children that ended while this waited in poll counted out first: else the
@@ -94,7 +114,7 @@ struct ForwardServer {
                 close(listener)
                 for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
                 alarm(Self.childSeconds)
-                ForwardRequestHandler(policy: policy, log: log, confirmations: confirmations).handle(ForwardConnection(fd: fd))
+                ForwardRequestHandler(policy: policy, log: log, confirmations: confirmations, memory: memory).handle(ForwardConnection(fd: fd))
                 _exit(0)
             }
             if pid > 0 { children += 1 }
@@ -104,7 +124,7 @@ struct ForwardServer {
         // helper finds no one at once rather than a dead socket.
         var now = stat()
         if lstat(socket, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev { unlink(socket) }
-        SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)\n")
+        SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)" + (Self.stopping == 0 ? " (its --for time is up)" : "") + "\n")
         exit(0)
     }
 }
@@ -116,6 +136,7 @@ struct ForwardRequestHandler {
     let log: ForwardLog
     /// The lock a confirmation holds while it shows (ForwardServer.run).
     let confirmations: Int32
+    let memory: ServeMemory
 
     func handle(_ opened: ForwardConnection) {
         var connection = opened
@@ -141,22 +162,22 @@ struct ForwardRequestHandler {
         do { request = try WireFormat.parse(block) } catch {
             return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
         }
-        // Refused before anything runs, but a store not allowed: it may be of what the
-        // person's helpers hold already, which is not worth a line (below).
         let decision = policy.decide(action, request)
-        if case .refuse(let reason, let why) = decision, !(action == .store && reason == .actionNotAllowed) {
-            return refuse(connection, reason, action, request, why)
+        // git's store after a fetch or push that worked, of what serve answered: git's own
+        // approve of that answer (the person's helpers keep what one of them made, an OAuth
+        // token), allowed or not, asking nothing and not worth a line; no helper is asked
+        // whether it holds it (that ran a second sign-in, and told a remote whether a
+        // guessed password was right).
+        if action == .store, decision == .answer || decision.reason == .actionNotAllowed, case (true, let expiry) = memory.answered(request) {
+            return approve(connection, request, expiry: expiry)
+        }
+        // Anything else refused is refused at once, the same way each time, with nothing run.
+        if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
+        if AccountsByPath.matter(for: request) {
+            return refuse(connection, .pathNeeded, action, request, "not answered: your git picks the account for this host by the repository's path, and the request names none"
+                          + " (another account's password would be used there, and erased here when refused); on \(policy.name): \(AccountsByPath.remoteFix)")
         }
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
-        // git stores with every helper what it just used, after each fetch and push: a
-        // store of what the person's helpers hold already changes nothing, asks nothing and
-        // is not worth a line, allowed or not.
-        if action == .store, let held = PersonsHelpers.fill(request).answer, held.username == request.username,
-           held.password == request.password, held.credential == request.credential {
-            connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + 1)
-            return
-        }
-        if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
         // A get asks the helpers first: the person is asked only about a credential they have.
         var found: (answer: Credential, why: String)?
         if action == .get {
@@ -166,12 +187,25 @@ struct ForwardRequestHandler {
         }
         if policy.confirm, let (reason, why) = confirm(action, request, user: found?.answer.username) { return refuse(connection, reason, action, request, why) }
         if let found {
+            memory.remember(found.answer, for: request)
             log.write(policy.name, action.rawValue, request, found.why)
             connection.write(ForwardWire.answer(found.answer, for: request), until: ForwardConnection.now + ForwardServer.requestSeconds)
         } else {
             log.write(policy.name, action.rawValue, request, PersonsHelpers.tell(action, request))
             connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
         }
+    }
+
+    /// git's approve of serve's own answer, passed to the person's helpers with the expiry
+    /// serve answered (git 2.39 does not pass it back); a line only when it failed.
+    func approve(_ connection: ForwardConnection, _ store: Credential, expiry: UInt64) {
+        connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + 5), until: ForwardConnection.now + 1)
+        var approved = store
+        approved.oauthRefreshToken = nil
+        if expiry > 0 { approved.passwordExpiryUTC = expiry }
+        let outcome = PersonsHelpers.tell(.store, approved)
+        if outcome != PersonsHelpers.stored { log.write(policy.name, "store", store, "git's approve of serve's answer: " + outcome) }
+        connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
     }
 
     /// The person's yes, or why not. One question at a time (the lock), and after a no,
@@ -200,7 +234,7 @@ struct ForwardRequestHandler {
 
     /// The log's line first: whoever sees the answer finds it logged.
     func refuse(_ connection: ForwardConnection, _ reason: ForwardWire.Refusal, _ action: ForwardWire.Action?, _ request: Credential?, _ why: String) {
-        log.write(policy.name, action?.rawValue ?? "connection", request, why)
+        log.write(policy.name, action?.rawValue ?? "connection", request, why, refusal: true)
         connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 

@@ -28,7 +28,7 @@ enum ForwardSockets {
     static let longestPath = 107
     static func remoteDefault(home: String) -> String { (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.git-credential-forward.sock" }
 
-    /// The serving end's directory: XDG_RUNTIME_DIR's (the session's own, emptied at logout),
+    /// The serving end's directory of forwards: XDG_RUNTIME_DIR's (the session's own, emptied at logout),
     /// else one in ~/.cache.
     static func serveDirectory() throws(HelperError) -> String {
         if let runtime = SystemIO.environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") { return runtime + "/git-credential-forward" }
@@ -39,9 +39,11 @@ enum ForwardSockets {
         return home + "/.cache/git-credential-forward"
     }
 
+    /// Each forward's socket in a directory of its own, which a container is given whole
+    /// (ForwardServer.checkAlone).
     static func serve(name: String, option: String?) throws(HelperError) -> String {
         if let option, !option.isEmpty { return option }
-        return try serveDirectory() + "/" + name + ".sock"
+        return try serveDirectory() + "/" + name + "/socket"
     }
 
     /// What is at a socket's path.

@@ -22,6 +22,9 @@ enum ForwardWire {
     /// Why nothing was answered (the remote's trace and doctor show it; git sees a miss).
     enum Refusal: String {
         case nothing, notAllowed = "not-allowed", actionNotAllowed = "action-not-allowed", declined, busy, badRequest = "bad-request"
+        /// The person's git picks the host's account by the repository's path, and the
+        /// request names none (git there sends it with credential.useHttpPath).
+        case pathNeeded = "path-needed"
     }
 
     enum Reply: Equatable {

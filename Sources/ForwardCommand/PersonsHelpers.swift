@@ -46,11 +46,13 @@ enum PersonsHelpers {
         return (answer, "answered" + (answer.username.map { " user " + Trace.quoted($0.bytes) } ?? ""))
     }
 
+    static let stored = "stored by your helpers"
+
     /// `git credential approve` (store) or `reject` (erase) of what the remote sent.
     static func tell(_ action: ForwardWire.Action, _ request: Credential) -> String {
         let verb = action == .store ? "approve" : "reject"
         guard let result = git(verb, request) else { return "git does not run: \(SystemIO.errorText())" }
-        return result.succeeded ? (action == .store ? "stored by your helpers" : "erased by your helpers")
+        return result.succeeded ? (action == .store ? stored : "erased by your helpers")
             : "git credential \(verb) failed: \(result.lastErrorLine)"
     }
 }

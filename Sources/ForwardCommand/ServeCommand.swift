@@ -41,9 +41,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "On your machine: answer the remote NAME's requests with your own credential helpers.",
         discussion: """
-            Listens on a Unix socket (default: $XDG_RUNTIME_DIR/git-credential-forward/NAME.sock, \
-            else ~/.cache/git-credential-forward/NAME.sock) that ssh forwards to the remote, \
-            until Ctrl-C or SIGTERM. Each request is answered by git credential fill (approve, \
+            Listens on a Unix socket (default: $XDG_RUNTIME_DIR/git-credential-forward/NAME/socket, \
+            else ~/.cache/git-credential-forward/NAME/socket) that ssh forwards to the remote, \
+            until Ctrl-C, SIGTERM or the end of --for; each forward's directory holds its \
+            socket alone, so that a container given it reaches no other. Each request is answered by git credential fill (approve, \
             reject for store and erase) run outside any repository, as git here would ask your \
             helpers, never with a prompt of git's own; serve stores nothing itself. Each \
             request gets a line on stderr (--log: in a file), never with the secret. Only \
@@ -62,12 +63,16 @@ struct ServeCommand: ParsableCommand {
             completion: .file())
     var log: String?
 
-    @Option(help: ArgumentHelp("Listen here instead of the default socket.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("Listen here instead of the default socket; its directory must hold nothing else.", valueName: "path"), completion: .file())
     var socket: String?
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("Stop by itself after this long: 90s, 30m, 2h (default: until stopped).", valueName: "duration"))
+    var lasting: String?
 
     func run() throws {
         let policy = try forward.policy()
+        let span = try lasting.map { text throws(HelperError) in try TimeSpan(parsing: text, option: "--for") }
         let log = try ForwardLog.open(log.map(expandingTilde) ?? "-")
-        try ForwardServer(policy: policy, log: log, socket: ForwardSockets.serve(name: policy.name, option: socket.map(expandingTilde))).run()
+        try ForwardServer(policy: policy, log: log, socket: ForwardSockets.serve(name: policy.name, option: socket.map(expandingTilde)), lasting: span).run()
     }
 }

@@ -37,7 +37,7 @@ struct SetupCommand: ParsableCommand {
             throw HelperError(.usage, "\(path) is longer than a Unix socket's path may be (\(ForwardSockets.longestPath) bytes)", fix: "give a shorter --remote-home, or set XDG_RUNTIME_DIR")
         }
         let serve = (["git-credential-forward", "serve"] + forward.serveArguments).map(ShellWord.quoted).joined(separator: " ")
-        let allows = policy.hosts.isEmpty ? "no host yet: add --host HOST for each host the remote may get" : "get for " + policy.hosts.map(\.text).joined(separator: ", ")
+        let allows = policy.hosts.isEmpty ? "no host yet: add --host HOST for each host the remote may get" : policy.actions.joined(separator: ", ") + " for " + policy.hosts.map(\.text).joined(separator: ", ")
         let host = ShellWord.quoted(policy.name)
         let program = Subprocess.currentExecutable ?? "git-credential-forward"
         let lines = [
@@ -49,11 +49,12 @@ struct SetupCommand: ParsableCommand {
             "    RemoteForward \(sshConfigWord(remote)) \(sshConfigWord(local))",
             "#    or for one session: ssh -R \(ShellWord.quoted(remote + ":" + local)) \(host)",
             guessed.map { "#    (\(home) is \($0); if not, run setup again with --remote-home DIR)" },
-            "# 3. Once: copy the program to \(policy.name) (one static file) and make git there use it (these commands",
-            "#    forward nothing: a session that runs no git would leave its socket in the next one's way):",
+            "# 3. Once: copy the program to \(policy.name) (one static file) and make git there use it, sending each",
+            "#    repository's path so that this machine answers with the account its git uses for that repository",
+            "#    (these commands forward nothing: a session that runs no git would leave its socket in the next one's way):",
             "ssh -o ClearAllForwardings=yes \(host) 'mkdir -p ~/.local/bin'",
             "scp \(ShellWord.quoted(program)) \(host):.local/bin/git-credential-forward",
-            "ssh -o ClearAllForwardings=yes \(host) 'git config --global credential.helper \"$HOME/.local/bin/git-credential-forward\"'",
+            "ssh -o ClearAllForwardings=yes \(host) 'git config --global credential.helper \"$HOME/.local/bin/git-credential-forward\" && \(AccountsByPath.remoteFix)'",
             "# 4. Once, so that a session that never runs git leaves nothing in the next one's way (sshd leaves each",
             "#    session's socket behind): each session moves its socket on as it starts (if you forward X11, see",
             "#    sshd(8) on ~/.ssh/rc and xauth first), or, where you manage its sshd, StreamLocalBindUnlink yes there:",

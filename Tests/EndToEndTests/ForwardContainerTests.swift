@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// The README's container variant, without docker (not on these machines): a "container"
-/// is a mount namespace of its own (as a runtime makes one) where serve's directory is
-/// bind-mounted at /run/git-credential-forward, as `docker run -v` mounts it; its processes
+/// is a mount namespace of its own (as a runtime makes one) where the forward's own directory
+/// is bind-mounted read-only at /run/git-credential-forward, as `docker run -v ...:ro` mounts it; its processes
 /// run as the person (docker's `--user`), name the socket in GIT_CREDENTIAL_FORWARD_SOCKET
 /// and use a git configuration of their own. Real git clones from the loopback server there.
 @Suite(.enabled(if: geteuid() == 0 && Sandbox.which("unshare") != nil && Sandbox.which("nsenter") != nil,
@@ -25,7 +25,7 @@ struct ForwardContainerTests {
             home = sandbox.root + "/container-home"
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             mount = try PrivateMount(sandbox: sandbox, directory: Self.mountPoint,
-                                     mounting: #"mount -t tmpfs -o mode=0755 tmpfs /run && mkdir "$0" && mount --bind "$1" "$0""#, directory)
+                                     mounting: #"mount -t tmpfs -o mode=0755 tmpfs /run && mkdir "$0" && mount --bind "$1" "$0" && mount -o remount,bind,ro "$0""#, directory)
             environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_DATA_HOME": home + "/.local/share",
                            "GIT_CREDENTIAL_FORWARD_SOCKET": Self.mountPoint + "/" + socketName]
         }
@@ -81,13 +81,42 @@ struct ForwardContainerTests {
         let serve = try ForwardServe(machine: machine, name: "box", ["--host", "127.0.0.1"])
         let directory = (serve.socket as NSString).deletingLastPathComponent
         // Reachable by others, as a runtime's mount may make it.
-        for opened in [machine.sandbox.root, machine.sandbox.root + "/runtime", directory] { chmod(opened, 0o711) }
+        for opened in [machine.sandbox.root, machine.sandbox.root + "/runtime", machine.sandbox.root + "/runtime/git-credential-forward", directory] { chmod(opened, 0o711) }
         let container = try Container(mounting: directory, in: machine.sandbox, socketName: (serve.socket as NSString).lastPathComponent)
         let got = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=127.0.0.1"), as: Sandbox.anotherUser)
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
-        expectOneLineFailure(got, exitCode: 0, mentioning: [Container.mountPoint + "/box.sock", "uid \(geteuid()), not to you (uid \(Sandbox.anotherUser))",
+        expectOneLineFailure(got, exitCode: 0, mentioning: [Container.mountPoint + "/socket", "uid \(geteuid()), not to you (uid \(Sandbox.anotherUser))",
                                                             "Fix: run git as uid \(geteuid()) (a container: docker run --user \(geteuid()))"])
         usleep(200_000)
         #expect(serve.log.isEmpty, "the helper reached serve: \(serve.log)")
+    }
+
+    /// One box per forward: a container is given its forward's directory alone, read-only.
+    /// Code there (as the person, as the README asks) sees no other forward's socket to ask
+    /// for hosts its own does not allow, and cannot move serve's socket aside to bind its own
+    /// there and receive what another remote's git sends (found by an attack round, when every
+    /// forward's socket was in one mounted directory).
+    @Test func aContainerReachesItsOwnForwardAloneAndCannotReplaceItsSocket() throws {
+        let machine = try ClientMachine(.sqlite)
+        let server = try machine.startServer(username: "alice", password: "s3cret")
+        try machine.store(username: "alice", password: "s3cret", for: server)
+        let other = try machine.startServer(username: "alice", password: "other-secret")
+        try machine.store(username: "alice", password: "other-secret", for: other)
+        let box = try ForwardServe(machine: machine, name: "box", ["--host", server.host])
+        let build = try ForwardServe(machine: machine, name: "build", ["--host", other.host])
+        #expect((box.socket as NSString).deletingLastPathComponent != (build.socket as NSString).deletingLastPathComponent)
+        let container = try Container(mounting: (box.socket as NSString).deletingLastPathComponent, in: machine.sandbox, socketName: "socket")
+        let listed = try container.run(["/bin/ls", "-A", Container.mountPoint])
+        #expect(listed.stdoutText == "socket\n", "the container sees more than its forward's socket: \(listed)")
+        let moved = try container.run(["/bin/mv", Container.mountPoint + "/socket", Container.mountPoint + "/aside"])
+        #expect(moved.exitCode != 0 && moved.stderrText.contains("Read-only file system"), "\(moved)")
+        let bound = try container.run(["/usr/bin/python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", Container.mountPoint + "/theirs"])
+        #expect(bound.exitCode != 0, "a socket was bound in the forward's directory: \(bound)")
+        // Its own forward answers; the other host, which only build's forward allows, gets nothing.
+        let own = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=\(server.host)"))
+        #expect(own.stdoutText.contains("password=s3cret\n"), "\(own)\nserve: \(box.stderr)")
+        let theirs = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=\(other.host)"))
+        #expect(theirs.exitCode == 0 && theirs.stdout.isEmpty, "\(theirs)")
+        #expect(build.log.isEmpty, "the container reached build's forward: \(build.log)")
     }
 }

@@ -16,7 +16,7 @@ struct ForwardDoctorTests {
         let account: RemoteAccount
         init() throws { account = try RemoteAccount() }
         var home: String { account.home }
-        var socket: String { home + "/.cache/git-credential-forward/build.sock" }
+        var socket: String { home + "/.cache/git-credential-forward/build/socket" }
         var command: [String] { ["/usr/bin/setpriv", "--reuid=\(account.uid)", "--regid=\(account.gid)", "--clear-groups"] }
         var environment: [String: String] { ["PATH": Sandbox.searchPath, "HOME": home, "LANG": "C.UTF-8"] }
 

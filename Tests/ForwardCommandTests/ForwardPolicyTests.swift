@@ -26,10 +26,10 @@ import Testing
 
     @Test func onlyGetAndOnlyListedHostsByDefault() throws {
         var policy = ForwardPolicy(name: "build")
-        #expect(policy.decide(.get, request("github.com")) == .refuse(.notAllowed, why: "no host is allowed for build yet (serve build --host github.com allows this one)"))
+        #expect(policy.decide(.get, request("github.com")) == .refuse(.notAllowed, why: "no host is allowed for build yet (serve build with --host github.com allows it)"))
         policy.hosts = [try .init("github.com")]
         #expect(policy.decide(.get, request("github.com")) == .answer)
-        #expect(policy.decide(.get, request("gitlab.com")) == .refuse(.notAllowed, why: "gitlab.com is not among the hosts allowed for build (serve build --host gitlab.com allows it)"))
+        #expect(policy.decide(.get, request("gitlab.com")) == .refuse(.notAllowed, why: "gitlab.com is not among the hosts allowed for build (serve build with --host gitlab.com added to its others allows it)"))
         #expect(policy.decide(.store, request("github.com")) == .refuse(.actionNotAllowed, why: "not stored: store is not allowed for build (serve --allow-store allows it)"))
         #expect(policy.decide(.erase, request("github.com")) == .refuse(.actionNotAllowed, why: "not erased: erase is not allowed for build (serve --allow-erase allows it)"))
         policy.allowStore = true

@@ -1,0 +1,89 @@
+import CredentialCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What serve's children know of one another: a shared anonymous mapping made before the
+/// first fork, on no disk and gone with serve. It holds
+/// - the answers given lately, as digests keyed by a secret of this serve's (never the
+///   secret itself), so that git's store of one of them after it worked is known for
+///   git's approve of serve's own answer without asking the person's helpers again (asking
+///   them ran a second OAuth sign-in, and told a remote whether a guessed password was right);
+/// - the log's count of refusals this minute (ForwardLog's bound).
+/// Children write it without a lock: two answers at once may take one slot (the store of
+/// the one lost is then refused, and changes nothing), a count may be off by one.
+final class ServeMemory: @unchecked Sendable {
+    static let slots = 64
+    /// git stores after its fetch or push ends: a long clone, hence an hour.
+    static let answerSeconds: Int64 = 3600
+
+    /// Words: 0-1 the key, 2 the next slot, 3 the log's minute, 4 its refusals written,
+    /// 5 those not written; then per slot its time, digest and expiry.
+    private let words: UnsafeMutablePointer<Int64>
+    private static let header = 6
+
+    init() {
+        let size = (Self.header + 3 * Self.slots) * MemoryLayout<Int64>.size
+        let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+        // No mapping (never seen): each child's own memory, so nothing is remembered.
+        let base = (mapped == MAP_FAILED || mapped == nil) ? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8) : mapped!
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        words = base.bindMemory(to: Int64.self, capacity: size / MemoryLayout<Int64>.size)
+        var random = SystemRandomNumberGenerator()
+        (words[0], words[1]) = (Int64(bitPattern: random.next()), Int64(bitPattern: random.next()))
+    }
+
+    private static var now: Int64 { Int64(time(nil)) }
+
+    /// What git's store would send of `answer` given for `request`: the place asked and
+    /// what authenticates.
+    private func digest(_ answer: Credential, for request: Credential) -> Int64 {
+        var hasher = Hasher()
+        hasher.combine(words[0])
+        hasher.combine(words[1])
+        let host = request.host.map { Value($0.text.lowercased()) }
+        for value in [request.protocol, host, request.path, answer.username, answer.password, answer.authtype, answer.credential] {
+            hasher.combine(value?.bytes.count ?? -1)
+            value?.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        return Int64(hasher.finalize())
+    }
+
+    func remember(_ answer: Credential, for request: Credential) {
+        let slot = Int(words[2] % Int64(Self.slots))
+        words[2] = Int64(slot + 1)
+        let at = Self.header + 3 * slot
+        words[at + 1] = digest(answer, for: request)
+        words[at + 2] = answer.passwordExpiryUTC.map { Int64(clamping: $0) } ?? 0
+        words[at] = Self.now
+    }
+
+    /// Whether `store` is of an answer serve gave within the hour; then its expiry (which
+    /// git 2.39 does not pass back), 0 for none.
+    func answered(_ store: Credential) -> (Bool, expiry: UInt64) {
+        let wanted = digest(store, for: store), now = Self.now
+        for slot in 0..<Self.slots {
+            let at = Self.header + 3 * slot
+            if words[at + 1] == wanted && now - words[at] < Self.answerSeconds { return (true, UInt64(max(0, words[at + 2]))) }
+        }
+        return (false, 0)
+    }
+
+    /// Whether a refusal's line may be written this minute (at most `perMinute`), and how
+    /// many were not written since the last line, to be said with this one.
+    func admit(refusal: Bool, perMinute: Int64) -> (write: Bool, untold: Int64) {
+        let minute = Self.now / 60
+        if words[3] != minute { (words[3], words[4]) = (minute, 0) }
+        if refusal {
+            guard words[4] < perMinute else {
+                words[5] += 1
+                return (false, 0)
+            }
+            words[4] += 1
+        }
+        let untold = words[5]
+        words[5] = 0
+        return (true, untold)
+    }
+}
