@@ -19,10 +19,18 @@ enum ForwardConfirmation {
     }
 
     /// The askpass program that asks, or why no one can be asked here.
+    /// As ssh decides: SSH_ASKPASS only with a display, unless SSH_ASKPASS_REQUIRE=force
+    /// (an askpass that asks elsewhere: a phone, a terminal of the person's own).
     static func asker() -> Result<String, Refused> {
-        guard PromptPlace.here.desktop else { return .failure(Refused("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset)")) }
+        let named = SystemIO.environment("SSH_ASKPASS").flatMap { $0.isEmpty ? nil : $0 }
+        let forced = named != nil && SystemIO.environment("SSH_ASKPASS_REQUIRE") == "force"
+        guard PromptPlace.here.desktop || forced else {
+            return .failure(Refused("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset)",
+                                    fix: named == nil ? "run serve in your desktop session, or set SSH_ASKPASS to a program that asks"
+                                        : "run serve in your desktop session, or set SSH_ASKPASS_REQUIRE=force to use SSH_ASKPASS without a display"))
+        }
         var program = Subprocess.which("ssh-askpass")
-        if let named = SystemIO.environment("SSH_ASKPASS"), !named.isEmpty {
+        if let named {
             do throws(HelperError) { program = try Subprocess.named(by: "SSH_ASKPASS", named) } catch { return .failure(Refused(error.message)) }
         }
         guard let program else { return .failure(Refused("no askpass program (SSH_ASKPASS is unset and ssh-askpass is not installed)")) }
@@ -32,7 +40,8 @@ enum ForwardConfirmation {
 
     struct Refused: Error {
         let why: String
-        init(_ why: String) { self.why = why }
+        let fix: String
+        init(_ why: String, fix: String = "run serve in your desktop session, or set SSH_ASKPASS to a program that asks") { (self.why, self.fix) = (why, fix) }
     }
 
     static func ask(_ question: String) -> Answer {

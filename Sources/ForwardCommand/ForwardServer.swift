@@ -86,7 +86,7 @@ struct ForwardServer {
             + (policy.confirm ? ", each confirmed" : "") + (lasting.map { " for \($0.description)" } ?? "") + "; Ctrl-C stops\n")
         if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
             SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
-                                             fix: "run serve in your desktop session, or set SSH_ASKPASS to a program that asks").line(program: "git-credential-forward") + "\n")
+                                             fix: refused.fix).line(program: "git-credential-forward") + "\n")
         }
         var children = 0
         while Self.stopping == 0 && end.map({ ForwardConnection.now < $0 }) ?? true {

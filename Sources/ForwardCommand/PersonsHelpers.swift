@@ -27,7 +27,7 @@ enum PersonsHelpers {
     static func fill(_ request: Credential) -> (answer: Credential?, why: String) {
         guard let result = git("fill", request.lookup) else { return (nil, "git does not run: \(SystemIO.errorText())") }
         guard result.succeeded else {
-            return (nil, result.timedOut ? "git credential fill gave no answer within \(Int(seconds)) seconds" : "no helper here has one")
+            return (nil, result.timedOut ? "git credential fill gave no answer within \(Int(seconds)) seconds" : "no helper here has one" + said(result))
         }
         let filled: Credential
         do { filled = try WireFormat.parse(result.output) } catch {
@@ -44,6 +44,15 @@ enum PersonsHelpers {
         answer.authtype = filled.authtype
         answer.credential = filled.credential
         return (answer, "answered" + (answer.username.map { " user " + Trace.quoted($0.bytes) } ?? ""))
+    }
+
+    /// What the helpers said on stderr, git's own lines aside (a store locked: "Fix: unlock"),
+    /// for the log: else a locked store reads as one that holds nothing.
+    static func said(_ result: Subprocess.Result) -> String {
+        let lines = String(decoding: result.errors.prefix(4096), as: UTF8.self).split(separator: "\n")
+            .filter { line in !["fatal:", "error:", "warning:"].contains { line.hasPrefix($0) } }
+        guard let first = lines.first else { return "" }
+        return " (a helper said: \(first.prefix(600))" + (lines.count > 1 ? " ...and \(lines.count - 1) more line\(lines.count == 2 ? "" : "s")" : "") + ")"
     }
 
     static let stored = "stored by your helpers"

@@ -212,6 +212,39 @@ import Glibc
         #expect(wrong.exitCode == 2 && wrong.stderrText.hasPrefix("git-credential-forward: --for 2 hours is not a duration"), "\(wrong)")
     }
 
+    /// A locked passphrase store behind serve: its log says what the store said (locked,
+    /// and the unlock that fixes it), not that no helper has one.
+    @Test func aLockedStoreBehindServeIsSaidInTheLog() throws {
+        let forward = try Forward(helper: BuiltProducts.directory + "/git-credential-sqlite", serveOptions: ["--host", "example.com"])
+        let sqlite = BuiltProducts.directory + "/git-credential-sqlite"
+        let passphrase = forward.sandbox.root + "/passphrase"
+        try ChildProcess.writeFile(passphrase, Array("a long enough passphrase\n".utf8), mode: 0o600)
+        let made = try forward.sandbox.run(sqlite, ["--passphrase-fd", "3", "init", "--passphrase"] + SQLiteHelper.lowScryptCost, inputFiles: [3: passphrase])
+        #expect(made.exitCode == 0, "\(made)")
+        let stored = try forward.sandbox.run(sqlite, ["--passphrase-fd", "3", "store"], input: wire("protocol=https", "host=example.com", "username=alice", "password=s3cret"), inputFiles: [3: passphrase])
+        #expect(stored.exitCode == 0, "\(stored)")
+        #expect(try forward.sandbox.run(sqlite, ["lock"]).exitCode == 0)
+        let got = try forward.remote("get", wire("protocol=https", "host=example.com"))
+        #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
+        let line = forward.logLines.last ?? ""
+        #expect(line.contains("get https://example.com: no helper here has one (a helper said: git-credential-sqlite: the store ") && line.contains(" is locked") && line.contains("unlock"), "\(forward.logLines)")
+    }
+
+    /// `--confirm` asks as ssh does: SSH_ASKPASS without a display when SSH_ASKPASS_REQUIRE=force,
+    /// and without it, the Fix says so (it asked to set SSH_ASKPASS, which was set).
+    @Test func confirmHonoursSSHAskpassRequireForce() throws {
+        let sandbox = try Sandbox()
+        let askpass = try Confirmer(sandbox, status: 0)
+        let unforced = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--host", "github.com", "--confirm", "--socket", sandbox.root + "/run/socket"],
+                                       environment: ["SSH_ASKPASS": askpass.program], timeout: 3)
+        #expect(unforced.stderrText.contains("no display to ask on (DISPLAY and WAYLAND_DISPLAY are unset). Fix: run serve in your desktop session, or set SSH_ASKPASS_REQUIRE=force to use SSH_ASKPASS without a display"), "\(unforced)")
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"],
+                                  environment: ["SSH_ASKPASS": askpass.program, "SSH_ASKPASS_REQUIRE": "force"])
+        let got = try forward.remote("get", wire("protocol=https", "host=example.com"))
+        #expect(got.stdoutText.hasPrefix("username=alice\npassword=s3cret\n"), "\(got)\n\(forward.logLines)")
+        #expect(askpass.questions == ["confirm: Allow build to use your credential for https://example.com user alice?"], "\(askpass.questions)")
+    }
+
     /// A remote cannot pile dialogs on the person's desktop: while one confirmation shows,
     /// another request is refused (and git there asks its next helper).
     @Test func oneConfirmationShowsAtATime() throws {
