@@ -94,9 +94,14 @@ enum ForwardSockets {
         case untrusted(HelperError)
     }
 
-    /// Whether the user's socket at `path` is dead (no one listens: its session ended). A
-    /// live one is connected to and closed at once, which serve does not log.
+    /// Whether the user's socket at `path` is dead (no one listens: its session ended).
+    /// The kernel's list of listeners says so without a connection: sshd passes each one
+    /// on to the person's ssh, which says "connect ... failed" in that session's terminal
+    /// when serve is stopped (claim's look at every session's socket, at each login). Only
+    /// a socket it does not list is connected to (no one at the other end to be told).
     static func isDead(_ path: String) -> Bool {
+        var info = stat()
+        if lstat(path, &info) == 0, csocket_listening(UInt64(info.st_dev), UInt64(info.st_ino)) == 1 { return false }
         switch connect(path) {
         case .dead: return true
         case .connected(let connection):

@@ -461,6 +461,33 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: runtime + "/git-credential-forward"))
     }
 
+    /// claim, at each login, looks at every session's socket: a live one is not connected
+    /// to (sshd passes each connection on to that session's ssh, which says "connect ...
+    /// failed" in its terminal when serve is stopped), a dead one is still removed.
+    @Test func claimConnectsToNoLiveSessionsSocket() throws {
+        let sandbox = try Sandbox()
+        let sessions = sandbox.home + "/.git-credential-forward"
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let record = sandbox.root + "/connections"
+        let watched = try BackgroundProcess("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True)
+            while True:
+                c, _ = s.accept(); open(sys.argv[2], 'a').write('connected\\n')
+            """, sessions + "/0a0b0c0d.sock", record], environment: sandbox.environment)
+        defer { watched.stop() }
+        #expect(try watched.firstLine(timeout: 20) == "ready")
+        try Self.deadSocket(at: sessions + "/0e0e0e0e.sock", in: sandbox)
+        let arrival = try Self.listener(at: sandbox.home + "/.git-credential-forward.sock", in: sandbox)
+        defer { arrival.stop() }
+        let claimed = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["claim"], environment: ["SSH_CONNECTION": "127.0.0.1 40000 127.0.0.1 22"])
+        #expect(claimed.exitCode == 0 && claimed.stderr.isEmpty, "\(claimed)")
+        usleep(300_000)
+        #expect(!FileManager.default.fileExists(atPath: record), "claim connected to a live session's socket")
+        #expect(!FileManager.default.fileExists(atPath: sessions + "/0e0e0e0e.sock"), "a dead session's socket was left")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/.git-credential-forward.sock"), "the arrival socket was not moved on")
+    }
+
     /// A session's socket is named by a hash of SSH_CONNECTION, short enough for a socket's
     /// address whatever the addresses (IPv6's made 90-byte names: every get of such a session
     /// missed, found by the bench); where even that is too long, it stays at the arrival path.

@@ -16,4 +16,8 @@ int csocket_accept(int fd);
    (or listened): SO_PEERCRED, which no one can claim falsely. */
 long csocket_peer_uid(int fd);
 
+/* Whether a listening socket is bound to the file of this device and inode (stat's):
+   1 yes, 0 no, -1 when the kernel's list cannot be read (a sandbox without netlink). */
+int csocket_listening(unsigned long long device, unsigned long long inode);
+
 #endif
