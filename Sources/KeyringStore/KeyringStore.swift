@@ -105,11 +105,15 @@ public final class KeyringStore: ManagedStore {
     }
 
     /// In the backend a store would write to: an identical item in the other one does
-    /// not make a store to this one needless. Not in the SQLite store: opening it here
-    /// could ask for its passphrase, and `replace` opens it again.
+    /// not make a store to this one needless. The SQLite store is opened once for both
+    /// this look-up and the write (`storeTarget`): a passphrase is asked at most once, and
+    /// git's store of what get answered, after every fetch, writes nothing (it rewrote the
+    /// file durably, 5 fsyncs, where the SQLite helper itself wrote nothing).
     public func newestItem(storedLike credential: Credential) throws -> Credential? {
-        guard choice().backend == .secretservice else { return nil }
-        return try secretService!.newestItem(storedLike: credential)
+        switch choice().backend {
+        case .secretservice: return try secretService!.newestItem(storedLike: credential)
+        case .sqlite: return try storeTarget(creating: false)?.newestItem(storedLike: credential)
+        }
     }
 
     public func replace(with credentials: [Credential], progress: Progress?) throws {
@@ -117,9 +121,17 @@ public final class KeyringStore: ManagedStore {
         Trace.note("storing in \(backend.rawValue): \(reason)")
         switch backend {
         case .secretservice: try secretService!.replace(with: credentials, progress: progress)
-        case .sqlite: try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase).replace(with: credentials, progress: progress)
+        case .sqlite: try storeTarget(creating: true)!.replace(with: credentials, progress: progress)
         }
     }
+
+    /// The SQLite store a store writes to, opened once a run (nil: none yet, and not `creating`).
+    private func storeTarget(creating: Bool) throws -> SQLiteCredentialStore? {
+        if let opened = openedTarget { return opened }
+        openedTarget = creating ? try SQLiteCredentialStore.openOrCreate(sqliteLocation, passphrase: passphrase) : try sqlite
+        return openedTarget
+    }
+    private var openedTarget: SQLiteCredentialStore?
 
     /// Erases from both, even when one fails (a locked keyring, a locked passphrase store
     /// no one can unlock): a stale credential in the other must still go. The first
