@@ -122,6 +122,35 @@ import Glibc
         #expect(try keyring.get(Self.lookup).attributes["password"] == "pw-changed")
     }
 
+    /// The same for pass: a store of the newest entry unchanged writes no file and makes
+    /// no commit (a commit per fetch would be a team's history of noise).
+    @Test func aStoreThroughPassOfTheNewestEntryUnchangedWritesNothing() throws {
+        let store = try PasswordStore()
+        let helper = store.helper
+        expectSuccess(try helper.store(Self.login))
+        let commits = { try store.pass(["git", "rev-list", "--count", "HEAD"]).stdoutText }
+        // Every entry's file below git/, with its inode, size and time.
+        let entries = { () -> [String: [Int]] in
+            let root = store.storeDirectory + "/git"
+            let names = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+            return Dictionary(uniqueKeysWithValues: names.map { name in
+                var info = stat()
+                lstat(root + "/" + name, &info)
+                return (name, [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec])
+            })
+        }
+        let before = (entries(), try commits())
+        try #require(!before.0.isEmpty, "no entry stored")
+        usleep(20_000)
+        expectSuccess(try helper.store(Self.login))
+        let after = (entries(), try commits())
+        #expect(after.0 == before.0 && after.1 == before.1, "a store of what did not change wrote to the store")
+        expectSuccess(try helper.store(wire("protocol=https", "host=example.com", "username=alice", "password=pw-changed")))
+        let changed = try commits()
+        #expect(changed != before.1, "the change was not committed")
+        #expect(try helper.get(Self.lookup).attributes["password"] == "pw-changed")
+    }
+
     /// Two users of one host: a store of the older one, unchanged, makes it the newest
     /// again (git stores the credential it just used, and the next get answers it).
     @Test func aStoreOfAnOlderUserUnchangedMakesItTheNewest() throws {
