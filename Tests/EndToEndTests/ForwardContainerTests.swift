@@ -87,6 +87,11 @@ struct ForwardContainerTests {
         #expect(got.exitCode == 0 && got.stdout.isEmpty, "\(got)")
         expectOneLineFailure(got, exitCode: 0, mentioning: [Container.mountPoint + "/socket", "uid \(geteuid()), not to you (uid \(Sandbox.anotherUser))",
                                                             "Fix: run git as uid \(geteuid()) (a container: docker run --user \(geteuid()))"])
+        // doctor there says the same, and never to move serve's socket aside: every box
+        // mounting it would be cut off (it said "mv ... .aside").
+        let doctor = try container.run([BuiltProducts.forward, "doctor"], as: Sandbox.anotherUser)
+        let socketLine = doctor.stdoutLines.first { $0.contains(" socket: ") } ?? doctor.stdoutText
+        #expect(socketLine.hasPrefix("FAIL") && socketLine.contains("run git as uid \(geteuid())") && !doctor.stdoutText.contains("mv "), "\(doctor)")
         usleep(200_000)
         #expect(serve.log.isEmpty, "the helper reached serve: \(serve.log)")
     }

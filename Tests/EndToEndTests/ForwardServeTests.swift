@@ -488,6 +488,25 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: sandbox.home + "/.git-credential-forward.sock"), "the arrival socket was not moved on")
     }
 
+    /// The remote's doctor with no socket: the path it looked at, and (setup guesses
+    /// /home/USER) the --remote-home that makes setup print the line for this home; and
+    /// whether git there sends the repository's path.
+    @Test func theRemotesDoctorNamesThePathItExpectsAndTheHomeToGiveSetup() throws {
+        let sandbox = try Sandbox()
+        let home = sandbox.root + "/srv home/alice"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let program = BuiltProducts.directory + "/git-credential-forward"
+        #expect(try sandbox.git(["config", "--global", "credential.helper", program]).exitCode == 0)
+        var doctor = try sandbox.run(program, ["doctor"], environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+        let socketLine = doctor.stdoutLines.first { $0.contains(" socket: ") } ?? doctor.stdoutText
+        #expect(socketLine.contains("its RemoteForward names another path than \(home)/.git-credential-forward.sock: on your machine, git-credential-forward setup NAME --remote-home '\(home)' prints the line for this one"), "\(doctor)")
+        doctor = try sandbox.run(program, ["doctor"])
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("warn  paths: git here sends no repository path") && $0.hasSuffix("Fix: git config --global credential.useHttpPath true") }, "\(doctor)")
+        #expect(try sandbox.git(["config", "--global", "credential.useHttpPath", "true"]).exitCode == 0)
+        doctor = try sandbox.run(program, ["doctor"])
+        #expect(doctor.stdoutLines.contains { $0.hasPrefix("ok    paths: git here sends each repository's path") }, "\(doctor)")
+    }
+
     /// A session's socket is named by a hash of SSH_CONNECTION, short enough for a socket's
     /// address whatever the addresses (IPv6's made 90-byte names: every get of such a session
     /// missed, found by the bench); where even that is too long, it stays at the arrival path.
