@@ -197,12 +197,16 @@ struct ForwardRequestHandler {
     }
 
     /// git's approve of serve's own answer, passed to the person's helpers with the expiry
-    /// serve answered (git 2.39 does not pass it back); a line only when it failed.
+    /// serve answered (git 2.39 does not pass it back, a remote could change it); a line
+    /// only when it failed.
     func approve(_ connection: ForwardConnection, _ store: Credential, expiry: UInt64) {
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + 5), until: ForwardConnection.now + 1)
-        var approved = store
-        approved.oauthRefreshToken = nil
-        if expiry > 0 { approved.passwordExpiryUTC = expiry }
+        // What serve answered and where, nothing else of the remote's: an expiry added
+        // there would make the person's credential expire (a get then finds nothing).
+        var approved = Credential(protocol: store.protocol, host: store.host, path: store.path, username: store.username)
+        (approved.password, approved.authtype, approved.credential) = (store.password, store.authtype, store.credential)
+        approved.capabilities = store.capabilities.filter { $0 == Capability.authtype }
+        approved.passwordExpiryUTC = expiry > 0 ? expiry : nil
         let outcome = PersonsHelpers.tell(.store, approved)
         if outcome != PersonsHelpers.stored { log.write(policy.name, "store", store, "git's approve of serve's answer: " + outcome) }
         connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)

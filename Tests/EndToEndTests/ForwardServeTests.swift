@@ -137,9 +137,12 @@ import Glibc
         // After serve answered it, git's store of the same is its approve of that answer.
         let got = try forward.remote("get", wire("protocol=https", "host=example.com"))
         #expect(got.stdoutText.hasPrefix("username=alice\npassword=s3cret\n"), "\(got)")
-        let approve = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice", "password=s3cret"))
+        // With an expiry of the remote's own (the answer had none): not passed on, else the
+        // person's credential would expire.
+        let approve = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice", "password=s3cret", "password_expiry_utc=4102444800"))
         #expect(approve.exitCode == 0 && approve.stderr.isEmpty, "\(approve)")
-        #expect(try String(contentsOfFile: stored, encoding: .utf8).contains("password=s3cret\n"), "git's approve of serve's answer did not reach the helpers")
+        let kept = try String(contentsOfFile: stored, encoding: .utf8)
+        #expect(kept.contains("password=s3cret\n") && !kept.contains("password_expiry_utc"), "git's approve of serve's answer did not reach the helpers as answered: \(kept)")
         #expect(Output(bytes: contents(of: calls) ?? []).lines == ["get", "store"], "each asked once: \(String(decoding: contents(of: calls) ?? [], as: UTF8.self))")
     }
 
