@@ -1,0 +1,37 @@
+@testable import ForwardCommand
+import Testing
+
+/// Where the person's git picks a host's account by the repository's path, read from
+/// `git config -z --get-regexp '^credential\.'` as git writes it (no process here).
+@Suite struct AccountsByPathTests {
+    /// git's -z listing: each entry the key, a newline and the value (a bare boolean: the key alone), NUL-ended.
+    func listing(_ entries: [(String, String?)]) -> [UInt8] {
+        entries.flatMap { key, value in Array(key.utf8) + (value.map { [0x0A] + Array($0.utf8) } ?? []) + [0] }
+    }
+
+    func matters(_ entries: [(String, String?)], _ scheme: String = "https", _ host: String = "github.com") -> Bool {
+        let found = AccountsByPath.configured(in: listing(entries))
+        return found.everywhere || found.places.contains { ($0.scheme.map { $0 == scheme } ?? true) && AccountsByPath.hostMatches($0.host, host) }
+    }
+
+    @Test func aUsernameLineWithAPathOrUseHttpPathMakesThePathMatter() {
+        #expect(matters([("credential.https://github.com.username", "alice"), ("credential.https://github.com/acme.username", "alice-work")]))
+        #expect(matters([("credential.https://github.com.usehttppath", "true")]))
+        #expect(matters([("credential.usehttppath", nil)]), "a bare boolean is true")
+        #expect(matters([("credential.usehttppath", "1")]) && matters([("credential.useHttpPath", "yes")]))
+        #expect(matters([("credential.https://alice@GitHub.com/acme/.helper", "sqlite")]), "a user and a host's case do not matter, nor a trailing slash")
+        #expect(matters([("credential.https://*.github.com/x.username", "a")], "https", "gist.github.com"), "*. stands for one label")
+        #expect(matters([("credential.github.com/acme.username", "a")]), "git's older form, a host without a scheme")
+    }
+
+    @Test func linesWithoutAPathOrForAnotherPlaceDoNot() {
+        #expect(!matters([]))
+        #expect(!matters([("credential.helper", "sqlite"), ("credential.https://github.com.username", "alice")]))
+        #expect(!matters([("credential.https://github.com/.username", "alice")]), "a slash alone is no path")
+        #expect(!matters([("credential.usehttppath", "false"), ("credential.https://github.com.usehttppath", "0")]))
+        #expect(!matters([("credential.https://gitlab.com/acme.username", "a")]), "another host")
+        #expect(!matters([("credential.http://github.com/acme.username", "a")]), "another scheme")
+        #expect(!matters([("credential.https://github.com:8443/acme.username", "a")]), "another port")
+        #expect(!matters([("credential.https://*.github.com/x.username", "a")], "https", "a.b.github.com"), "*. is one label only")
+    }
+}
