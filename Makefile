@@ -29,7 +29,7 @@ BUILD_PACKAGES := libsqlite3-dev libkeyutils-dev libsecret-1-dev pkg-config libc
 # make deb's, and its test's (a Debian root built by debootstrap, a git server on loopback).
 DEB_PACKAGES := dpkg-dev lintian
 DEB_TEST_PACKAGES := debootstrap debian-archive-keyring git python3
-TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) openssh-server pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
+TEST_PACKAGES := $(BUILD_PACKAGES) $(DEB_PACKAGES) $(DEB_TEST_PACKAGES) openssh-server git-credential-oauth python3-oauthlib pass gnupg pinentry-curses curl sqlite3 dbus dbus-x11 gnome-keyring libsecret-tools gcc \
 	mandoc groff man-db bash-completion zsh fish binutils xz-utils keyutils keepassxc xvfb xauth
 RELEASE_DIR := .build/release
 RELEASE_BINARIES := $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES))

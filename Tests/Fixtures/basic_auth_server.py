@@ -42,7 +42,9 @@ The listeners behind the redirects answer /denied with 401 (and a Basic challeng
 everything else with 200 `landed`; they append the header block of every request they get
 to the elsewhere-record file: a test checks that no Authorization header reached them.
 
-Python 3 standard library only.
+With --oauth-state-dir, /oauth/authorize and /oauth/token are an OAuth 2.0 authorization
+server of the forge's own (oauth_authority.py, which needs python3-oauthlib; the rest of
+this script is the Python 3 standard library only).
 """
 
 import argparse
@@ -78,6 +80,7 @@ class Settings:
     other_host = ""
     other_port = ""
     response_delay = 0.0
+    oauth = None
     lock = threading.Lock()
 
 
@@ -191,6 +194,11 @@ class AuthHandler(Handler):
         if path == "/bearer":
             self.bearer()
             return
+        if Settings.oauth and path.startswith("/oauth/"):
+            url = "http://127.0.0.1:%d%s" % (self.server.server_address[1], self.path)
+            status, headers, answer = Settings.oauth.respond(self.command, url, body, dict(self.headers))
+            self.answer(status, answer, list(headers.items()))
+            return
         received = self.received_credential()
         if path == "/echo" and received is not None:
             write_file(Settings.record_file, received)
@@ -295,7 +303,14 @@ def main():
     parser.add_argument("--log-file")
     parser.add_argument("--lifetime", type=float, default=600)
     parser.add_argument("--response-delay", type=float, default=0)
+    parser.add_argument("--oauth-state-dir")
+    parser.add_argument("--oauth-expires-in", type=int, default=3600)
     options = parser.parse_args()
+    if options.oauth_state_dir:
+        # Not the standard library: only the tests of a sign-in need it (python3-oauthlib).
+        import oauth_authority
+        oauth_authority.configure(options.oauth_state_dir, options.credential_file, options.oauth_expires_in)
+        Settings.oauth = oauth_authority
     Settings.credential_file = options.credential_file
     Settings.record_file = options.record_file
     Settings.elsewhere_record_file = options.elsewhere_record_file

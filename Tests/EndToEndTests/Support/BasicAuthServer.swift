@@ -55,7 +55,10 @@ final class BasicAuthServer {
 
     /// Starts a server that accepts `username` with `password`; with a `responseDelay`
     /// (seconds), every authenticated answer waits that long.
-    init(sandbox: Sandbox, username: String, password: String, responseDelay: Double = 0) throws {
+    /// With `oauth`, the forge is its own OAuth authorization server too (/oauth/authorize,
+    /// /oauth/token: Tests/Fixtures/oauth_authority.py), and accepts only the newest token
+    /// it minted, as `oauth2:TOKEN`.
+    init(sandbox: Sandbox, username: String, password: String, responseDelay: Double = 0, oauth: Bool = false) throws {
         self.sandbox = sandbox
         directory = sandbox.root + "/server-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory + "/repositories", withIntermediateDirectories: true,
@@ -66,7 +69,7 @@ final class BasicAuthServer {
             [SourceTree.basicAuthServer, "--credential-file", directory + "/credential",
              "--record-file", directory + "/received-credential", "--elsewhere-record-file", directory + "/requests-elsewhere",
              "--git-root", directory + "/repositories", "--log-file", directory + "/log",
-             "--lifetime", "600", "--response-delay", String(responseDelay)],
+             "--lifetime", "600", "--response-delay", String(responseDelay)] + (oauth ? ["--oauth-state-dir", directory] : []),
             environment: ["PATH": Sandbox.searchPath, "LANG": "C.UTF-8", "HOME": sandbox.home], directory: directory)
         let line = try process.firstLine(timeout: 20)
         let fields = line.split(separator: " ").map(String.init)
@@ -90,6 +93,10 @@ final class BasicAuthServer {
     func accept(username: String, password: String, forRepository name: String) throws {
         try ChildProcess.writeFile(credentialFile + "." + name, Array("\(username):\(password)".utf8), mode: 0o600)
     }
+
+    /// The access tokens the OAuth server minted, oldest first, and the sign-ins it saw.
+    var tokensMinted: [String] { Output(bytes: contents(of: directory + "/tokens") ?? []).lines }
+    var signIns: Int { Output(bytes: contents(of: directory + "/sign-ins") ?? []).lines.count }
 
     /// The decoded bytes of the last Basic credential sent to `/echo`, nil before any.
     var receivedCredential: [UInt8]? { contents(of: recordFile) }
