@@ -13,7 +13,8 @@ enum AccountsByPath {
     static let remoteFix = "git config --global credential.useHttpPath true"
 
     static func matter(for request: Credential) -> Bool {
-        guard request.path == nil, let scheme = request.protocol?.text, let host = request.host?.text else { return false }
+        // An empty path, or slashes alone, names no repository either.
+        guard request.path?.bytes.allSatisfy({ $0 == 0x2F }) ?? true, let scheme = request.protocol?.text, let host = request.host?.text else { return false }
         let found = configured()
         return found.everywhere || found.places.contains { ($0.scheme.map { $0 == scheme.lowercased() } ?? true) && hostMatches($0.host, host.lowercased()) }
     }

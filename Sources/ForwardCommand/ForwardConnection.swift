@@ -20,6 +20,14 @@ struct ForwardConnection {
 
     static var now: Double { Subprocess.monotonicSeconds() }
 
+    /// Whether the other end has closed (or shut down its writing half): a request it no
+    /// longer waits for is worth no question on the person's desktop.
+    var closedByPeer: Bool {
+        let readHangUp: Int16 = 0x2000  // POLLRDHUP (Linux; glibc names it only with _GNU_SOURCE)
+        var descriptor = pollfd(fd: fd, events: readHangUp, revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & (readHangUp | Int16(POLLHUP | POLLERR)) != 0
+    }
+
     /// Waits for `events` on the socket until `deadline`; false when it passed.
     private func wait(for events: Int32, until deadline: Double) -> Bool {
         while true {

@@ -9,13 +9,15 @@ import Glibc
 /// is the less trusted end, and an escape sequence in a log read on a terminal could rewrite
 /// what the person sees.
 /// Refusals are at most `refusalsPerMinute` lines a minute (a remote refused in a loop wrote
-/// 1.7 GB an hour): the rest are counted, and the count is said with the next line written.
-/// Every answer, store and erase is written.
+/// 1.7 GB an hour), other lines `othersPerMinute` (answers to a loop of gets with long
+/// paths: 360 MB an hour): the rest are counted, and the count is said with the next line
+/// written. A person's git does a few a minute.
 struct ForwardLog {
     let fd: Int32
     /// Shared by serve's children (the count of refusals); nil: no bound.
     var memory: ServeMemory?
     static let refusalsPerMinute: Int64 = 20
+    static let othersPerMinute: Int64 = 120
 
     /// FILE (created 0600, appended to; the user's own, not a link) or `-` (stderr).
     static func open(_ path: String) throws(HelperError) -> ForwardLog {
@@ -42,10 +44,14 @@ struct ForwardLog {
     /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
     /// `what`: the action, or "connection" for one that asked nothing.
     func write(_ name: String, _ what: String, _ request: Credential?, _ outcome: String, refusal: Bool = false) {
-        let (admitted, untold) = memory?.admit(refusal: refusal, perMinute: Self.refusalsPerMinute) ?? (true, 0)
-        guard admitted else { return }
-        if untold > 0 {
-            line(name, "log", nil, "\(untold) more refused request\(untold == 1 ? "" : "s") not written (over \(Self.refusalsPerMinute) a minute)")
+        let admitted = memory?.admit(refusal: refusal, perMinute: refusal ? Self.refusalsPerMinute : Self.othersPerMinute)
+        guard admitted?.write ?? true else { return }
+        let untold = admitted?.untold ?? (refused: 0, other: 0)
+        if untold.refused > 0 {
+            line(name, "log", nil, "\(untold.refused) more refused request\(untold.refused == 1 ? "" : "s") not written (over \(Self.refusalsPerMinute) a minute)")
+        }
+        if untold.other > 0 {
+            line(name, "log", nil, "\(untold.other) more request\(untold.other == 1 ? "" : "s") not written (over \(Self.othersPerMinute) answered a minute)")
         }
         line(name, what, request, outcome)
     }

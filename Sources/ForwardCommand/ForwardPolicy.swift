@@ -101,9 +101,10 @@ struct ForwardPolicy {
             return .refuse(.badRequest, why: "nothing to store: the request holds no username and password")
         case .store where !allowStore:
             return .refuse(.actionNotAllowed, why: "not stored: store is not allowed for \(name) (serve --allow-store allows it)")
-        case .erase where request.username == nil || (request.password == nil && request.credential == nil):
+        case .erase where (request.username?.isEmpty ?? true) || ((request.password?.isEmpty ?? true) && (request.credential?.isEmpty ?? true)):
             // git's reject names the credential the server refused; an erase without
-            // one would erase every account of the host.
+            // one would erase every account of the host (an empty password too: a helper
+            // that ignores it, as git's store does, would erase the user's).
             return .refuse(.badRequest, why: "not erased: the request names no username and password (git's reject names both)")
         case .erase where !allowErase:
             return .refuse(.actionNotAllowed, why: "not erased: erase is not allowed for \(name) (serve --allow-erase allows it)")

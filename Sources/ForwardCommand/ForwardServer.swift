@@ -58,6 +58,13 @@ struct ForwardServer {
     /// is there it would reach too: another forward's socket, to ask for hosts its own
     /// forward does not allow, or to move aside and bind its own in its place.
     func checkAlone(in directory: String) throws(HelperError) {
+        // The user's own, and no one else may add to it, sticky or not (/tmp/x of mode 1777
+        // was taken: another user could put a link at the socket's name, or files beside it).
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+            throw HelperError(.failure, "\(directory), where \(policy.name)'s socket would be, is not a directory of yours that only you can write (mode \(String(info.st_mode & 0o7777, radix: 8)), uid \(info.st_uid))",
+                              fix: "give the socket a directory of your own: the default, or --socket DIR/socket with DIR made by mkdir -m 700")
+        }
         let own = String(socket.split(separator: "/").last ?? "")
         let others = (CheckedDirectory.opened(directory, shownAs: directory, rootIsTrusted: false)?.entries() ?? [])
             .map(\.name).filter { $0 != own && $0 != own + ".lock" }.sorted()
@@ -163,16 +170,18 @@ struct ForwardRequestHandler {
             return refuse(connection, .badRequest, action, nil, "not git's credential format: \(error.message)")
         }
         let decision = policy.decide(action, request)
-        // git's store after a fetch or push that worked, of what serve answered: git's own
-        // approve of that answer (the person's helpers keep what one of them made, an OAuth
-        // token), allowed or not, asking nothing and not worth a line; no helper is asked
-        // whether it holds it (that ran a second sign-in, and told a remote whether a
-        // guessed password was right).
-        if action == .store, decision == .answer || decision.reason == .actionNotAllowed, case (true, let expiry) = memory.answered(request) {
-            return approve(connection, request, expiry: expiry)
+        // git's store after a fetch or push that worked, of what serve answered minutes ago:
+        // git's own approve of that answer (the person's helpers keep what one of them made,
+        // an OAuth token), allowed or not, asking nothing; no helper is asked whether it
+        // holds it (that ran a second sign-in, and told a remote whether a guessed password
+        // was right).
+        if action == .store, decision == .answer || decision.reason == .actionNotAllowed, case (true, let at, let expiry) = memory.answered(request) {
+            return approve(connection, request, answeredAt: at, expiry: expiry)
         }
-        // Anything else refused is refused at once, the same way each time, with nothing run.
+        // Anything else refused is refused at once, the same way each time, with nothing run;
+        // so is anything while the person's no lasts.
         if case .refuse(let reason, let why) = decision { return refuse(connection, reason, action, request, why) }
+        if policy.confirm, let declined = declinedLately() { return refuse(connection, .declined, action, request, declined) }
         if AccountsByPath.matter(for: request) {
             return refuse(connection, .pathNeeded, action, request, "not answered: your git picks the account for this host by the repository's path, and the request names none"
                           + " (another account's password would be used there, and erased here when refused); on \(policy.name): \(AccountsByPath.remoteFix)")
@@ -185,7 +194,7 @@ struct ForwardRequestHandler {
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
             found = (answer, why)
         }
-        if policy.confirm, let (reason, why) = confirm(action, request, user: found?.answer.username) { return refuse(connection, reason, action, request, why) }
+        if policy.confirm, let (reason, why) = confirm(action, request, user: found?.answer.username, on: connection) { return refuse(connection, reason, action, request, why) }
         if let found {
             memory.remember(found.answer, for: request)
             log.write(policy.name, action.rawValue, request, found.why)
@@ -197,9 +206,8 @@ struct ForwardRequestHandler {
     }
 
     /// git's approve of serve's own answer, passed to the person's helpers with the expiry
-    /// serve answered (git 2.39 does not pass it back, a remote could change it); a line
-    /// only when it failed.
-    func approve(_ connection: ForwardConnection, _ store: Credential, expiry: UInt64) {
+    /// serve answered (git 2.39 does not pass it back, a remote could change it), and a line.
+    func approve(_ connection: ForwardConnection, _ store: Credential, answeredAt: Int64, expiry: UInt64) {
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + 5), until: ForwardConnection.now + 1)
         // What serve answered and where, nothing else of the remote's: an expiry added
         // there would make the person's credential expire (a get then finds nothing).
@@ -207,26 +215,31 @@ struct ForwardRequestHandler {
         (approved.password, approved.authtype, approved.credential) = (store.password, store.authtype, store.credential)
         approved.capabilities = store.capabilities.filter { $0 == Capability.authtype }
         approved.passwordExpiryUTC = expiry > 0 ? expiry : nil
-        let outcome = PersonsHelpers.tell(.store, approved)
-        if outcome != PersonsHelpers.stored { log.write(policy.name, "store", store, "git's approve of serve's answer: " + outcome) }
+        let ago = max(0, Int64(time(nil)) - answeredAt)
+        log.write(policy.name, "store", store, "git's approve of what serve answered \(ago) s ago: " + PersonsHelpers.tell(.store, approved))
         connection.write(ForwardWire.none(.nothing), until: ForwardConnection.now + ForwardServer.requestSeconds)
     }
 
+    /// Why a request is refused without a question: the person said no less than
+    /// `quietSeconds` ago. Asked before any helper runs.
+    func declinedLately() -> String? {
+        var declined: Double = 0
+        guard confirmations >= 0, pread(confirmations, &declined, MemoryLayout<Double>.size, 0) == MemoryLayout<Double>.size,
+              ForwardConnection.now - declined < ForwardConfirmation.quietSeconds else { return nil }
+        return "refused: you said no less than \(Int(ForwardConfirmation.quietSeconds)) seconds ago"
+    }
+
     /// The person's yes, or why not. One question at a time (the lock), and after a no,
-    /// none for a while: a remote that asks again at once gets no for an answer.
+    /// none for a while: a remote that asks again at once gets no for an answer. None for a
+    /// remote that is gone (closed its end while the helpers ran).
     /// `user`: the user the helpers answer with (a get), named in the question.
-    func confirm(_ action: ForwardWire.Action, _ request: Credential, user: Value?) -> (ForwardWire.Refusal, String)? {
+    func confirm(_ action: ForwardWire.Action, _ request: Credential, user: Value?, on connection: ForwardConnection) -> (ForwardWire.Refusal, String)? {
         guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
             return (.busy, "refused: another request is waiting for your confirmation")
         }
-        var declined: Double = 0
-        if pread(confirmations, &declined, MemoryLayout<Double>.size, 0) == MemoryLayout<Double>.size,
-           ForwardConnection.now - declined < ForwardConfirmation.quietSeconds {
-            return (.declined, "refused: you said no less than \(Int(ForwardConfirmation.quietSeconds)) seconds ago")
-        }
-        var asked = request
-        if asked.username == nil { asked.username = user }
-        switch ForwardConfirmation.ask(question(action, asked)) {
+        if let declined = declinedLately() { return (.declined, declined) }
+        guard !connection.closedByPeer else { return (.declined, "not asked: the remote closed the connection before the question") }
+        switch ForwardConfirmation.ask(question(action, request, user: user ?? request.username)) {
         case .yes: return nil
         case .no:
             var now = ForwardConnection.now
@@ -242,14 +255,20 @@ struct ForwardRequestHandler {
         connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 
-    /// What the person is asked: who asks, for what, for which host and user.
-    func question(_ action: ForwardWire.Action, _ request: Credential) -> String {
+    /// What the person is asked: who asks, for what, for which place and user. The place
+    /// (the remote's values) is cut, never the user (the one the helpers answer with, for a
+    /// get): a long path must not push the real account out of the dialog, after text of
+    /// the remote's that names another (an attack round's finding).
+    func question(_ action: ForwardWire.Action, _ request: Credential, user: Value?) -> String {
         let what = switch action {
         case .store: "store a credential in your helpers for"
         case .erase: "erase your credential for"
         default: "use your credential for"
         }
-        // The remote's values as the log shows them, and no longer than a dialog's line.
-        return Trace.printable("Allow \(policy.name) to \(what) \(String(ForwardLog.place(request).prefix(200)))?")
+        var place = request
+        place.username = nil
+        let shown = Trace.printable(ForwardLog.place(place))
+        let cut = shown.count > 120 ? String(shown.prefix(120)) + "...(cut)" : shown
+        return "Allow \(policy.name) to \(what) \(cut)" + (user.map { " user " + Trace.printable(ForwardLog.quoted($0)) } ?? "") + "?"
     }
 }

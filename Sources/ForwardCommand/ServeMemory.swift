@@ -9,19 +9,22 @@ import Glibc
 /// - the answers given lately, as digests keyed by a secret of this serve's (never the
 ///   secret itself), so that git's store of one of them after it worked is known for
 ///   git's approve of serve's own answer without asking the person's helpers again (asking
-///   them ran a second OAuth sign-in, and told a remote whether a guessed password was right);
-/// - the log's count of refusals this minute (ForwardLog's bound).
+///   them ran a second OAuth sign-in, and told a remote whether a guessed password was
+///   right). Each is taken once, within ten minutes: a remote that kept an answer cannot
+///   store it back later over a password the person changed meanwhile (an attack round's
+///   finding, with an hour and no limit);
+/// - the log's counts of lines this minute (ForwardLog's bound).
 /// Children write it without a lock: two answers at once may take one slot (the store of
 /// the one lost is then refused, and changes nothing), a count may be off by one.
 final class ServeMemory: @unchecked Sendable {
     static let slots = 64
-    /// git stores after its fetch or push ends: a long clone, hence an hour.
-    static let answerSeconds: Int64 = 3600
+    /// git stores after its fetch or push ends: a clone of a large repository may take minutes.
+    static let answerSeconds: Int64 = 600
 
-    /// Words: 0-1 the key, 2 the next slot, 3 the log's minute, 4 its refusals written,
-    /// 5 those not written; then per slot its time, digest and expiry.
+    /// Words: 0-1 the key, 2 the next slot, 3 the log's minute, then per kind of line
+    /// (refusals, others) those written and those not; then per slot its time, digest and expiry.
     private let words: UnsafeMutablePointer<Int64>
-    private static let header = 6
+    private static let header = 8
 
     init() {
         let size = (Self.header + 3 * Self.slots) * MemoryLayout<Int64>.size
@@ -59,31 +62,34 @@ final class ServeMemory: @unchecked Sendable {
         words[at] = Self.now
     }
 
-    /// Whether `store` is of an answer serve gave within the hour; then its expiry (which
-    /// git 2.39 does not pass back), 0 for none.
-    func answered(_ store: Credential) -> (Bool, expiry: UInt64) {
+    /// Whether `store` is of an answer serve gave within `answerSeconds`, taken once (the
+    /// slot emptied); then when it was answered and its expiry (which git 2.39 does not
+    /// pass back), 0 for none.
+    func answered(_ store: Credential) -> (Bool, at: Int64, expiry: UInt64) {
         let wanted = digest(store, for: store), now = Self.now
         for slot in 0..<Self.slots {
             let at = Self.header + 3 * slot
-            if words[at + 1] == wanted && now - words[at] < Self.answerSeconds { return (true, UInt64(max(0, words[at + 2]))) }
+            guard words[at + 1] == wanted && now - words[at] < Self.answerSeconds else { continue }
+            let answered = words[at], expiry = UInt64(max(0, words[at + 2]))
+            (words[at], words[at + 1], words[at + 2]) = (0, 0, 0)
+            return (true, answered, expiry)
         }
-        return (false, 0)
+        return (false, 0, 0)
     }
 
-    /// Whether a refusal's line may be written this minute (at most `perMinute`), and how
-    /// many were not written since the last line, to be said with this one.
-    func admit(refusal: Bool, perMinute: Int64) -> (write: Bool, untold: Int64) {
+    /// Whether a line may be written this minute (at most `perMinute` of its kind), and how
+    /// many of each kind were not written since the last line, to be said with this one.
+    func admit(refusal: Bool, perMinute: Int64) -> (write: Bool, untold: (refused: Int64, other: Int64)) {
         let minute = Self.now / 60
-        if words[3] != minute { (words[3], words[4]) = (minute, 0) }
-        if refusal {
-            guard words[4] < perMinute else {
-                words[5] += 1
-                return (false, 0)
-            }
-            words[4] += 1
+        if words[3] != minute { (words[3], words[4], words[6]) = (minute, 0, 0) }
+        let written = refusal ? 4 : 6
+        guard words[written] < perMinute else {
+            words[written + 1] += 1
+            return (false, (0, 0))
         }
-        let untold = words[5]
-        words[5] = 0
+        words[written] += 1
+        let untold = (words[5], words[7])
+        (words[5], words[7]) = (0, 0)
         return (true, untold)
     }
 }

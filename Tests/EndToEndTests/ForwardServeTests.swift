@@ -105,7 +105,8 @@ import Glibc
         #expect(same.exitCode == 0 && same.stderr.isEmpty, "\(same)")
         #expect(try String(contentsOfFile: stored, encoding: .utf8).contains("username=alice\npassword=s3cret\n"), "git's approve did not reach the helpers")
         #expect(askpass.questions.count == 1, "the approve of serve's own answer asked again: \(askpass.questions)")
-        #expect(forward.logLines.count == 1, "an approve of serve's answer is not worth a line: \(forward.logLines)")
+        #expect(forward.logLines.count == 2 && forward.logLines[1].contains("store https://example.com/org/app.git user alice: git's approve of what serve answered ")
+                && forward.logLines[1].hasSuffix(" s ago: stored by your helpers"), "\(forward.logLines)")
 
         let new = try forward.remote("store", wire("protocol=https", "host=example.com", "path=org/app.git", "username=alice", "password=refreshed"))
         #expect(new.exitCode == 0 && new.stderr.isEmpty, "\(new)")
@@ -144,6 +145,88 @@ import Glibc
         let kept = try String(contentsOfFile: stored, encoding: .utf8)
         #expect(kept.contains("password=s3cret\n") && !kept.contains("password_expiry_utc"), "git's approve of serve's answer did not reach the helpers as answered: \(kept)")
         #expect(Output(bytes: contents(of: calls) ?? []).lines == ["get", "store"], "each asked once: \(String(decoding: contents(of: calls) ?? [], as: UTF8.self))")
+        // Once: a remote that keeps an answer cannot store it back again later, over a
+        // password the person changed meanwhile (an attack round's finding).
+        let replay = try forward.remote("store", wire("protocol=https", "host=example.com", "username=alice", "password=s3cret"))
+        #expect(replay.stderrText.contains("its serve does not allow store"), "\(replay)")
+        #expect(Output(bytes: contents(of: calls) ?? []).lines == ["get", "store"], "a replayed approve reached the helpers")
+    }
+
+    /// The question names the account the helpers answer with, last and whole: a long path
+    /// (tabs, control characters) is cut, never the user, and text of the remote's in the
+    /// path that names another account cannot take its place (an attack round's finding).
+    @Test func theQuestionEndsWithTheRealUserWhateverThePath() throws {
+        let sandbox = try Sandbox()
+        let askpass = try Confirmer(sandbox, status: 0)
+        let forward = try Forward(helper: Self.helperAnswering, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
+        let path = "acme-fork/app.git\" user alice-work?" + String(repeating: "\t", count: 100)
+        let got = try forward.remote("get", wire("protocol=https", "host=example.com", "path=\(path)"))
+        #expect(got.stdoutText.hasPrefix("username=alice\n"), "\(got)")
+        let question = askpass.questions.first ?? ""
+        #expect(question.hasSuffix("...(cut) user alice?") && question.count < 220, "\(question)")
+    }
+
+    /// After a no, requests are refused for a while before any helper runs: the helpers were
+    /// asked first, and the refusal told whether the account existed (declined) or not
+    /// (nothing), with no dialog (an attack round's finding).
+    @Test func whileANoLastsNoHelperRuns() throws {
+        let sandbox = try Sandbox()
+        let askpass = try Confirmer(sandbox, status: 1)
+        let calls = sandbox.root + "/calls"
+        let helper = #"!f() { echo "$1" >> '\#(calls)'; test "$1" = get && printf 'username=alice\npassword=s3cret\n'; }; f"#
+        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
+        _ = try forward.remote("get", wire("protocol=https", "host=example.com"))
+        #expect(askpass.questions.count == 1 && Output(bytes: contents(of: calls) ?? []).lines == ["get"])
+        for user in ["carol", "dave"] {
+            let probe = try forward.remote("get", wire("protocol=https", "host=example.com", "username=\(user)"))
+            #expect(probe.stdout.isEmpty, "\(probe)")
+        }
+        #expect(Output(bytes: contents(of: calls) ?? []).lines == ["get"], "helpers ran while the no lasted")
+        #expect(forward.logLines.suffix(2).allSatisfy { $0.hasSuffix("refused: you said no less than 30 seconds ago") }, "\(forward.logLines)")
+    }
+
+    /// A remote that closed its end while the helpers ran gets no question on the person's
+    /// desktop (a dialog for a request nobody waits for, whose yes the log called answered).
+    @Test func noQuestionForARequestNobodyWaitsFor() throws {
+        let sandbox = try Sandbox()
+        let askpass = try Confirmer(sandbox, status: 0)
+        let helper = #"!f() { test "$1" = get && sleep 1 && printf 'username=alice\npassword=s3cret\n'; }; f"#
+        let forward = try Forward(helper: helper, serveOptions: ["--host", "example.com", "--confirm"], environment: askpass.environment)
+        let gone = try sandbox.run("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            s.sendall(b'git-credential-forward/1 get\\nprotocol=https\\nhost=example.com\\n\\n'); s.close()
+            """, forward.socket])
+        #expect(gone.exitCode == 0, "\(gone)")
+        let deadline = Date().addingTimeInterval(10)
+        while forward.logLines.isEmpty && Date() < deadline { usleep(50_000) }
+        #expect(!askpass.asked, "asked about a request nobody waits for: \(askpass.questions)")
+        #expect(forward.logLines.last?.hasSuffix("not asked: the remote closed the connection before the question") == true, "\(forward.logLines)")
+    }
+
+    /// An erase must name a password or credential that is not empty: git's own store
+    /// ignores the password of an erase, and `password=` erased the user there.
+    @Test func anEraseWithAnEmptyPasswordIsRefused() throws {
+        let sandbox = try Sandbox()
+        let calls = sandbox.root + "/calls"
+        let forward = try Forward(helper: #"!f() { echo "$1" >> '\#(calls)'; }; f"#, serveOptions: ["--host", "example.com", "--allow-erase"])
+        for request in [wire("protocol=https", "host=example.com", "username=alice", "password="), wire("protocol=https", "host=example.com", "username=", "password=x")] {
+            let erase = try forward.remote("erase", request)
+            #expect(erase.exitCode == 0, "\(erase)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: calls), "an erase naming nothing reached the helpers")
+        #expect(forward.logLines.count == 2 && forward.logLines.allSatisfy { $0.hasSuffix("not erased: the request names no username and password (git's reject names both)") }, "\(forward.logLines)")
+    }
+
+    /// A directory others can add to is no place for serve's socket, sticky or not.
+    @Test func serveRefusesADirectoryOthersCanWriteEvenSticky() throws {
+        let sandbox = try Sandbox()
+        let shared = try sandbox.ownDirectory() + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o1777)
+        let served = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--host", "example.com", "--socket", shared + "/socket"], timeout: 10)
+        #expect(served.exitCode == 1 && served.stderrText.contains("\(shared), where build's socket would be, is not a directory of yours that only you can write (mode 1777"), "\(served)")
+        #expect(!FileManager.default.fileExists(atPath: shared + "/socket"))
     }
 
     /// A remote refused in a loop fills no disk: at most 20 refusals' lines a minute, the rest
@@ -176,13 +259,13 @@ import Glibc
         for (key, value) in [("credential.https://github.com.username", "alice"), ("credential.https://github.com/acme.username", "alice-work")] {
             #expect(try forward.sandbox.git(["config", "--global", key, value]).exitCode == 0)
         }
-        for action in ["get", "erase"] {
-            let asked = try forward.remote(action, wire("protocol=https", "host=github.com", "username=alice", "password=pw-alice"))
+        for (action, path) in [("get", nil), ("erase", nil), ("get", "path="), ("get", "path=/")] as [(String, String?)] {
+            let asked = try forward.remote(action, wire(["protocol=https", "host=github.com", path, "username=alice", "password=pw-alice"].compactMap { $0 }))
             #expect(asked.exitCode == 0 && asked.stdout.isEmpty, "\(asked)")
             #expect(asked.stderrText == "git-credential-forward: your machine picks the account for github.com by the repository's path, and git here sends none, so it answered nothing. Fix: git config --global credential.useHttpPath true\n", "\(asked)")
         }
         #expect(!FileManager.default.fileExists(atPath: calls), "a helper ran for a request without its path")
-        #expect(forward.logLines.last?.contains("erase https://github.com user alice: not answered: your git picks the account for this host by the repository's path") == true, "\(forward.logLines)")
+        #expect(forward.logLines.contains { $0.contains("erase https://github.com user alice: not answered: your git picks the account for this host by the repository's path") }, "\(forward.logLines)")
 
         let work = try forward.remote("get", wire("protocol=https", "host=github.com", "path=acme/app.git"))
         #expect(work.stdoutText == "username=alice-work\npassword=pw-alice-work\n", "\(work)")

@@ -1,4 +1,5 @@
 @testable import ForwardCommand
+import CredentialCore
 import Testing
 
 /// Where the person's git picks a host's account by the repository's path, read from
@@ -33,5 +34,38 @@ import Testing
         #expect(!matters([("credential.http://github.com/acme.username", "a")]), "another scheme")
         #expect(!matters([("credential.https://github.com:8443/acme.username", "a")]), "another port")
         #expect(!matters([("credential.https://*.github.com/x.username", "a")], "https", "a.b.github.com"), "*. is one label only")
+    }
+}
+
+/// What serve's children share (ServeMemory), without a process.
+@Suite struct ServeMemoryTests {
+    @Test func anAnswerIsTakenOnceAndOnlyAsAnswered() {
+        let memory = ServeMemory()
+        let request = Credential(protocol: "https", host: "Example.com", path: "org/app.git")
+        var answer = Credential(username: "alice", password: "s3cret")
+        answer.passwordExpiryUTC = 4102444800
+        memory.remember(answer, for: request)
+        var store = Credential(protocol: "https", host: "example.com", path: "org/app.git", username: "alice", password: "s3cret")
+        var other = store
+        other.password = "s3creT"
+        #expect(memory.answered(other).0 == false)
+        other = store
+        other.path = "org/other.git"
+        #expect(memory.answered(other).0 == false)
+        let taken = memory.answered(store)
+        #expect(taken.0 && taken.expiry == 4102444800)
+        #expect(memory.answered(store).0 == false, "taken twice")
+        store.username = "bob"
+        #expect(memory.answered(store).0 == false)
+    }
+
+    @Test func eachKindOfLineHasItsBoundAMinuteAndTheRestIsCounted() {
+        let memory = ServeMemory()
+        let refused = (0..<25).map { _ in memory.admit(refusal: true, perMinute: 20) }
+        // The minute may turn during the loop: then all are written.
+        #expect(refused.filter(\.write).count == 20 || refused.allSatisfy(\.write))
+        let next = memory.admit(refusal: false, perMinute: 120)
+        #expect(next.write && (next.untold.refused == 5 || refused.allSatisfy(\.write)) && next.untold.other == 0)
+        #expect(memory.admit(refusal: false, perMinute: 120).untold.refused == 0)
     }
 }
