@@ -2,6 +2,10 @@ import ArgumentParser
 import CredentialCore
 import HelperCommand
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `doctor`: without NAME, this machine as the remote (git's configuration, the socket:
 /// there? whose? does the other end answer?); with NAME, the serving end for NAME.
 struct ForwardDoctorCommand: ParsableCommand {
@@ -41,7 +45,45 @@ struct ForwardDoctorCommand: ParsableCommand {
 }
 
 enum ForwardDoctor {
+    /// Without NAME on the person's own machine (serve runs here, no ssh session): the
+    /// remote's checks would say to make forward git's helper here. Said first.
+    /// Where serve may be found when not at NAME's default socket: started with another
+    /// XDG_RUNTIME_DIR (a shell without it looks in ~/.cache), or under another name (a typo).
+    static func elsewhere(_ name: String?) -> String {
+        guard let name else { return "" }
+        let home = SystemIO.environment("HOME").map { [$0 + "/.cache/git-credential-forward"] } ?? []
+        let places = Array(Set(["/run/user/\(geteuid())/git-credential-forward"] + home + ((try? ForwardSockets.serveDirectory()).map { [$0] } ?? [])))
+        let running = places.flatMap { directory in servedNames(in: directory).map { (directory, $0) } }
+        if let other = running.first(where: { $0.1 == name }) {
+            return " here; it runs with its socket in \(other.0)/\(name) (started with another XDG_RUNTIME_DIR): run doctor with that one"
+        }
+        let names = Set(running.map(\.1)).sorted()
+        return names.isEmpty ? "" : " for \(name) (it runs for \(names.joined(separator: ", ")))"
+    }
+
+    /// The forwards whose socket is in `directory` (serve's directory of forwards).
+    static func servedNames(in directory: String) -> [String] {
+        guard let opened = CheckedDirectory.opened(directory, shownAs: directory, rootIsTrusted: false) else { return [] }
+        return opened.entries().map(\.name).filter { name in
+            var info = stat()
+            return lstat(directory + "/" + name + "/socket", &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+        }.sorted()
+    }
+
+    static func servingHere() -> HealthCheck? {
+        guard SystemIO.environment("SSH_CONNECTION") == nil, let directory = try? ForwardSockets.serveDirectory() else { return nil }
+        let names = servedNames(in: directory)
+        guard let first = names.first else { return nil }
+        return HealthCheck(.warn, "this machine", "serve runs here for \(names.joined(separator: ", ")): the checks below are of a remote's end, and their Fix is not for this machine",
+                           fix: "check this end: git-credential-forward doctor \(ShellWord.quoted(first))")
+    }
+
     static func remote(_ sessions: RemoteSessions?) -> [HealthCheck] {
+        let here = servingHere().map { [$0] } ?? []
+        return here + remoteChecks(sessions)
+    }
+
+    static func remoteChecks(_ sessions: RemoteSessions?) -> [HealthCheck] {
         guard let sessions else { return configuration() + [HealthCheck(.fail, "socket", "HOME is not set, so there is no default socket", fix: "set HOME, or give --socket")] }
         let candidates = sessions.candidates()
         guard !candidates.isEmpty else {
@@ -102,7 +144,10 @@ enum ForwardDoctor {
         }
         let active = lines.activeGeneral
         let order = active.isEmpty ? "no helper" : "helpers in order: " + active.map { Trace.quoted($0.value) }.joined(separator: ", ")
-        let fixed = "git config --global credential.helper " + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward")
+        // setup's line: forward alone (a system configuration's helper reset), never
+        // replacing one value among several in place.
+        let fixed = "git config --global --replace-all credential.helper '' && git config --global --add credential.helper "
+            + ShellWord.quoted(Subprocess.currentExecutable ?? "/FULL/PATH/git-credential-forward")
         guard let ours = active.first(where: { HelperLine(parsing: $0.value).runs("forward") }) else {
             return [HealthCheck(.fail, "git config", "credential.helper does not name forward (\(order))", fix: fixed)]
         }
@@ -151,7 +196,7 @@ enum ForwardDoctor {
             : "git-credential-forward serve \(name.map(ShellWord.quoted) ?? "NAME") --host HOST"
         switch ForwardSockets.connect(path, named: named) {
         case .nobody(let why):
-            return HealthCheck(remote ? .warn : .fail, subject, why + (remote ? ": no ssh session forwards one here now" : ": serve is not running"), fix: start)
+            return HealthCheck(remote ? .warn : .fail, subject, why + (remote ? ": no ssh session forwards one here now" : ": serve is not running" + elsewhere(name)), fix: start)
         case .untrusted(let error): return HealthCheck(.fail, subject, error.message, fix: error.fix)
         case .dead:
             return HealthCheck(.fail, subject, "\(path) is a socket no one listens on: " + (remote ? "the session that made it ended (the next get removes it)" : "a serve that was killed left it"),

@@ -39,7 +39,7 @@ struct ForwardServer {
         case .connected(let other):
             other.close()
             throw HelperError(.failure, "something already answers on \(socket): another serve for \(policy.name)?",
-                              fix: "stop it first (Ctrl-C in its terminal, or pkill -u \"$(id -u)\" -f 'git-credential-forward serve \(policy.name)'), or give this one another --socket")
+                              fix: "stop it first (Ctrl-C in its terminal, or pkill -u \"$(id -u)\" -f 'git-credential-forward serve \(policy.name)( |$)'), or give this one another --socket")
         case .untrusted(let error): throw error
         case .dead:
             // The socket of a serve that ended without removing it (killed): ours, replaced.
@@ -90,7 +90,7 @@ struct ForwardServer {
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
         SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(policy.actions.joined(separator: ", ")) for \(hosts)"
-            + (policy.confirm ? ", each confirmed" : "") + (lasting.map { " for \($0.description)" } ?? "") + "; Ctrl-C stops\n")
+            + (policy.confirm ? ", each confirmed" : "") + "; " + (lasting.map { "stops in \($0.description) or at Ctrl-C" } ?? "Ctrl-C stops") + "\n")
         if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
             SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
                                              fix: refused.fix).line(program: "git-credential-forward") + "\n")

@@ -204,6 +204,23 @@ import Glibc
         #expect(forward.logLines.last?.hasSuffix("not asked: the remote closed the connection before the question") == true, "\(forward.logLines)")
     }
 
+    /// doctor on the person's machine: without NAME it says serve runs here and which
+    /// doctor checks this end (its Fix for a remote would make forward this machine's
+    /// helper); with a NAME serve does not run for, it names those it runs for (a typo).
+    @Test func doctorOnThePersonsMachineNamesTheForwardsThatRun() throws {
+        let sandbox = try Sandbox()
+        let program = BuiltProducts.directory + "/git-credential-forward"
+        let serve = try BackgroundProcess(program, ["serve", "build", "--host", "example.com"], environment: sandbox.environment)
+        defer { serve.stop() }
+        let socket = sandbox.home + "/.cache/git-credential-forward/build/socket"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        let here = try sandbox.run(program, ["doctor"])
+        #expect(here.stdoutLines.first == "warn  this machine: serve runs here for build: the checks below are of a remote's end, and their Fix is not for this machine. Fix: check this end: git-credential-forward doctor build", "\(here)")
+        let typo = try sandbox.run(program, ["doctor", "biuld"])
+        #expect(typo.exitCode == 1 && typo.stdoutLines.first?.contains("serve is not running for biuld (it runs for build)") == true, "\(typo)")
+    }
+
     /// An erase must name a password or credential that is not empty: git's own store
     /// ignores the password of an erase, and `password=` erased the user there.
     @Test func anEraseWithAnEmptyPasswordIsRefused() throws {
@@ -292,7 +309,7 @@ import Glibc
         let started = Date()
         let served = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--host", "example.com", "--for", "2s", "--socket", socket], timeout: 20)
         #expect(served.exitCode == 0 && Date().timeIntervalSince(started) < 15, "\(served)")
-        #expect(served.stderrText.hasSuffix("git-credential-forward: stopped serving build (its --for time is up)\n") && served.stderrText.contains(" for 2 seconds; Ctrl-C stops"), "\(served)")
+        #expect(served.stderrText.hasSuffix("git-credential-forward: stopped serving build (its --for time is up)\n") && served.stderrText.contains("; stops in 2 seconds or at Ctrl-C"), "\(served)")
         #expect(!FileManager.default.fileExists(atPath: socket))
         let wrong = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--for", "2 hours"])
         #expect(wrong.exitCode == 2 && wrong.stderrText.hasPrefix("git-credential-forward: --for 2 hours is not a duration"), "\(wrong)")

@@ -112,7 +112,8 @@ final class ForwardWorld {
         try machine.store(username: "alice", password: password, for: server)
         sshd = try SSHServer(sandbox: machine.sandbox, bindUnlink: bindUnlink)
         // setup's lines for the remote, the program where the build put it.
-        var lines = ["git config --global credential.helper \(shellQuoted(BuiltProducts.forward))"]
+        var lines = ["git config --global --replace-all credential.helper '' && git config --global --add credential.helper \(shellQuoted(BuiltProducts.forward))",
+                     "git config --global credential.useHttpPath true"]
         if claim == .atSessionStart { lines.append("echo \(shellQuoted(BuiltProducts.forward)) claim >> ~/.ssh/rc") }
         for line in lines {
             let configured = try sshd.run(line)
