@@ -15,6 +15,29 @@ struct ForwardServer {
     let socket: String
     /// `--for`: serve stops by itself this long after it starts.
     var lasting: TimeSpan?
+    /// `--while PID`: serve stops by itself when that process ends (the ssh session whose
+    /// LocalCommand started it).
+    var watched: Watched?
+
+    struct Watched {
+        let pid: Int32
+        /// Readable once the process has ended.
+        let fd: Int32
+
+        init(_ pid: Int32) throws(HelperError) {
+            let fd = cprocess_pidfd(pid)
+            guard pid > 0, fd >= 0 else {
+                throw HelperError(.usage, "--while \(pid): \(errno == ESRCH || pid <= 0 ? "no such process" : "cannot watch it: \(SystemIO.errorText())")",
+                                  fix: "name a running process, as ssh's LocalCommand can: --while $PPID")
+            }
+            (self.pid, self.fd) = (pid, fd)
+        }
+
+        var ended: Bool {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&ready, 1, 0) > 0
+        }
+    }
 
     static let maxChildren = 32
     /// A request comes whole within this (git writes it at once).
@@ -89,14 +112,15 @@ struct ForwardServer {
         unlink(socket + ".lock")
         for signal in [SIGTERM, SIGINT, SIGHUP] { Glibc.signal(signal) { _ in ForwardServer.stopping = 1 } }
         let hosts = policy.hosts.isEmpty ? "no host yet (--host HOST allows one)" : policy.hosts.map(\.text).joined(separator: ", ")
-        SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(policy.actions.joined(separator: ", ")) for \(hosts)"
-            + (policy.confirm ? ", each confirmed" : "") + "; " + (lasting.map { "stops in \($0.description) or at Ctrl-C" } ?? "Ctrl-C stops") + "\n")
+        let confirmed = policy.confirm ? ", each confirmed" : ""
+        let stops: String = (lasting.map { "stops in \($0.description) or at Ctrl-C" } ?? "Ctrl-C stops") + (watched.map { ", and when process \($0.pid) ends" } ?? "")
+        SystemIO.writeAll(2, "git-credential-forward: serving \(policy.name) on \(socket): \(policy.actions.joined(separator: ", ")) for \(hosts)\(confirmed); \(stops)\n")
         if policy.confirm, case .failure(let refused) = ForwardConfirmation.asker() {
             SystemIO.writeAll(2, HelperError(.failure, "--confirm: no one can be asked here, so every request is refused: \(refused.why)",
                                              fix: refused.fix).line(program: "git-credential-forward") + "\n")
         }
         var children = 0
-        while Self.stopping == 0 && end.map({ ForwardConnection.now < $0 }) ?? true {
+        while Self.stopping == 0 && end.map({ ForwardConnection.now < $0 }) ?? true && !(watched?.ended ?? false) {
             while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
             var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 1000) > 0 else { continue }
@@ -131,7 +155,8 @@ struct ForwardServer {
         // helper finds no one at once rather than a dead socket.
         var now = stat()
         if lstat(socket, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev { unlink(socket) }
-        SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)" + (Self.stopping == 0 ? " (its --for time is up)" : "") + "\n")
+        let why = Self.stopping != 0 ? "" : watched?.ended == true ? " (process \(watched!.pid) ended)" : " (its --for time is up)"
+        SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)" + why + "\n")
         exit(0)
     }
 }

@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Listens on a Unix socket (default: $XDG_RUNTIME_DIR/git-credential-forward/NAME/socket, \
             else ~/.cache/git-credential-forward/NAME/socket) that ssh forwards to the remote, \
-            until Ctrl-C, SIGTERM or the end of --for; each forward's directory holds its \
+            until Ctrl-C, SIGTERM, the end of --for or of the process --while names; each forward's directory holds its \
             socket alone, so that a container given it reaches no other. Each request is answered by git credential fill (approve, \
             reject for store and erase) run outside any repository, as git here would ask your \
             helpers, never with a prompt of git's own; serve stores nothing itself. Each \
@@ -69,10 +69,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("Stop by itself after this long: 90s, 30m, 2h (default: until stopped).", valueName: "duration"))
     var lasting: String?
 
+    @Option(name: .customLong("while"), help: ArgumentHelp("Stop by itself when the process PID ends (ssh's LocalCommand: --while $PPID).", valueName: "pid"))
+    var whilePID: Int32?
+
     func run() throws {
         let policy = try forward.policy()
         let span = try lasting.map { text throws(HelperError) in try TimeSpan(parsing: text, option: "--for") }
         let log = try ForwardLog.open(log.map(expandingTilde) ?? "-")
-        try ForwardServer(policy: policy, log: log, socket: ForwardSockets.serve(name: policy.name, option: socket.map(expandingTilde)), lasting: span).run()
+        let watched = try whilePID.map { pid throws(HelperError) in try ForwardServer.Watched(pid) }
+        try ForwardServer(policy: policy, log: log, socket: ForwardSockets.serve(name: policy.name, option: socket.map(expandingTilde)),
+                          lasting: span, watched: watched).run()
     }
 }

@@ -315,6 +315,20 @@ import Glibc
         #expect(wrong.exitCode == 2 && wrong.stderrText.hasPrefix("git-credential-forward: --for 2 hours is not a duration"), "\(wrong)")
     }
 
+    /// `--while PID`: a forward that ends with the ssh session whose LocalCommand started it.
+    @Test func serveWhileAProcessRunsStopsWhenItEnds() throws {
+        let sandbox = try Sandbox()
+        let socket = try sandbox.ownDirectory() + "/socket"
+        let session = try BackgroundProcess("/bin/sleep", ["2"], environment: sandbox.environment)
+        defer { session.stop() }
+        let served = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--host", "example.com", "--while", String(session.pid), "--socket", socket], timeout: 20)
+        #expect(served.exitCode == 0 && served.stderrText.contains("; Ctrl-C stops, and when process \(session.pid) ends\n")
+                && served.stderrText.hasSuffix("git-credential-forward: stopped serving build (process \(session.pid) ended)\n"), "\(served)")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        let gone = try sandbox.run(BuiltProducts.directory + "/git-credential-forward", ["serve", "build", "--while", "999999999"])
+        #expect(gone.exitCode == 2 && gone.stderrText == "git-credential-forward: --while 999999999: no such process. Fix: name a running process, as ssh's LocalCommand can: --while $PPID\n", "\(gone)")
+    }
+
     /// A locked passphrase store behind serve: its log says what the store said (locked,
     /// and the unlock that fixes it), not that no helper has one.
     @Test func aLockedStoreBehindServeIsSaidInTheLog() throws {

@@ -29,7 +29,7 @@ function __git-credential-forward_parse_tokens -S
         case 'erase'
             __git-credential-forward_parse_subcommand 0 'socket=' 'version' 'h/help'
         case 'serve'
-            __git-credential-forward_parse_subcommand 1 'host=+' 'allow-store' 'allow-erase' 'confirm' 'log=' 'socket=' 'for=' 'version' 'h/help'
+            __git-credential-forward_parse_subcommand 1 'host=+' 'allow-store' 'allow-erase' 'confirm' 'log=' 'socket=' 'for=' 'while=' 'version' 'h/help'
         case 'setup'
             __git-credential-forward_parse_subcommand 1 'host=+' 'allow-store' 'allow-erase' 'confirm' 'remote-home=' 'version' 'h/help'
         case 'claim'
@@ -120,6 +120,7 @@ complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_c
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" log' -l 'log' -d 'Write the line for each request (what was asked and what was done, never a secret) to this file instead of stderr.' -rF
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" socket' -l 'socket' -d 'Listen here instead of the default socket; its directory must hold nothing else.' -rF
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" for' -l 'for' -d 'Stop by itself after this long: 90s, 30m, 2h (default: until stopped).' -rfka ''
+complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" while' -l 'while' -d 'Stop by itself when the process PID ends (ssh\'s LocalCommand: --while $PPID).' -rfka ''
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" version' -l 'version' -d 'Show the version.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'git-credential-forward' -n '__git-credential-forward_should_offer_completions_for_flags_or_options "git-credential-forward setup"' -l 'host' -d 'A host whose credential the remote may get: HOST (any port) or HOST:PORT. Repeat for more; none: nothing is answered.' -rfka ''

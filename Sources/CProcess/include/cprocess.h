@@ -7,4 +7,7 @@
 /* Turns core dumps off and makes the process non-dumpable (no ptrace by the same user,
    /proc/PID/mem and environ unreadable). Returns 0, or -1 with errno set. */
 int cprocess_harden(void);
+/* A descriptor that becomes readable when process `pid` ends (pidfd_open(2), Linux 5.3;
+   syscall(2) is variadic). -1 with errno set: no such process, or no pidfd here. */
+int cprocess_pidfd(int pid);
 #endif
