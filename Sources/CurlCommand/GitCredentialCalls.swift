@@ -22,8 +22,15 @@ enum GitCredentialCalls {
         guard let result = git(["credential", "fill"], input: request), result.status == 0 else {
             // Which fix fits: no helper at all, or none that holds this URL's credential yet.
             if let lines = try? GitConfig.helperLines(outsideAnyRepository: true), !lines.active.isEmpty {
-                throw HelperError(.failure, "git credential fill found no credential for \(shown): no helper holds one yet, and no one could be asked",
-                                  fix: "run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve")
+                // A bearer token a helper holds reaches curl only through a git that passes
+                // helpers the capability for it: with an older one, "none yet" and a Fix that
+                // stores a password led away from it.
+                let version = GitConfig.versionLine() ?? "git"
+                let older = GitConfig.versionNumbers(of: version) < (2, 46)
+                throw HelperError(.failure, "git credential fill found no credential for \(shown): no helper holds a password for it yet"
+                                  + (older ? " (a token one holds is passed on by git 2.46 and later; this is \(version))" : "") + ", and no one could be asked",
+                                  fix: "run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve"
+                                    + (older ? "; for a token, a git of 2.46 or later" : ""))
             }
             throw HelperError(.failure, "git credential fill found no credential for \(shown), and git has no credential helper",
                               fix: "configure one (git-credential-keyring configure), or run it in a terminal to be asked")

@@ -79,17 +79,15 @@ public enum Doctor {
 
     /// The git version and its protocol features, and how git config names helpers.
     static func git(_ name: String, arguments: [String]) -> [HealthCheck] {
-        guard let version = try? GitConfig.git(["--version"]), version.succeeded else {
+        guard let text = GitConfig.versionLine() else {
             return [HealthCheck(.fail, "git", "git does not run", fix: "install git (apt-get install git)")]
         }
-        let text = version.outputText.split(separator: "\n").first.map(String.init) ?? "git"
         return [HealthCheck(.ok, "git", text + ": " + features(of: text))] + configuration(name, arguments: arguments)
     }
 
     /// Which credential features of the protocol this git sends, by version.
     static func features(of versionText: String) -> String {
-        let numbers = versionText.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
-        let version = (numbers.first ?? 0, numbers.dropFirst().first ?? 0)
+        let version = GitConfig.versionNumbers(of: versionText)
         let features = [((2, 41), "password_expiry_utc, oauth_refresh_token, wwwauth[]"),
                         ((2, 46), "authtype, credential, capabilities")]
         let has = features.filter { version >= $0.0 }.map(\.1)

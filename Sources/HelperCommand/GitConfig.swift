@@ -158,6 +158,18 @@ public struct GitConfig {
                               environment: outside.merging(environment) { $1 }, timeoutSeconds: timeoutSeconds)
     }
 
+    /// git's version, major and minor, from `git --version`'s line (0, 0 when unread).
+    public static func versionNumbers(of versionText: String) -> (Int, Int) {
+        let numbers = versionText.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+        return (numbers.first ?? 0, numbers.dropFirst().first ?? 0)
+    }
+
+    /// The version line of the git on PATH, nil when it does not run.
+    public static func versionLine() -> String? {
+        guard let result = try? git(["--version"]), result.succeeded else { return nil }
+        return result.outputText.split(separator: "\n").first.map(String.init)
+    }
+
     static func git(_ arguments: [String]) throws -> Subprocess.Result {
         guard let result = Subprocess.run("git", arguments, input: []) else {
             throw HelperError(.failure, "cannot run git: \(SystemIO.errorText())", fix: "install git (apt-get install git)")

@@ -202,7 +202,7 @@ import Testing
         let answers = "!f() { echo username=alice; echo password=\(password); }; f"
         #expect(try machine.git(["-C", repository, "config", "credential.helper", answers]).exitCode == 0)
         let noHelper = "credential-curl: git credential fill found no credential for \(server.url("/echo")), and git has no credential helper. Fix: configure one (git-credential-keyring configure), or run it in a terminal to be asked\n"
-        let nothingHeld = "credential-curl: git credential fill found no credential for \(server.url("/echo")): no helper holds one yet, and no one could be asked. Fix: run it once in a terminal to be asked (the helper then keeps it), or store it: git credential approve\n"
+        let nothingHeld = "credential-curl: git credential fill found no credential for \(server.url("/echo")): \(noPasswordHeldYet)\n"
         let configured = try machine.git(["config", "--global", "--get", "credential.helper"]).stdoutText.trimmingCharacters(in: .newlines)
         for (global, said) in [([String](), noHelper), ([""], noHelper), ([configured], nothingHeld)] {
             _ = try machine.git(["config", "--global", "--unset-all", "credential.helper"])
