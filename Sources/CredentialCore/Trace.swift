@@ -177,11 +177,16 @@ public enum Trace {
     /// Control characters (C0, DEL, C1), line and paragraph separators, and format
     /// characters (Unicode category Cf: the bidirectional overrides and isolates, which
     /// reorder what follows; zero-width spaces and joiners, the soft hyphen, which hide in
-    /// a name that looks like another). Shared by the trace, `list` and completion.
+    /// a name that looks like another); spaces other than ASCII's (a no-break space looks
+    /// like one and keeps a value unquoted: `x.git user alice-work?` in a path read as the
+    /// user of a confirmation), letters that show nothing (the Hangul fillers, the braille
+    /// blank), and private-use and unassigned code points. Shared by the trace, `list`,
+    /// completion, serve's log and its questions.
     public static func isHazard(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        if [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800].contains(scalar.value) { return true }
         switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse, .unassigned, .surrogate: return true
         default: return false
         }
     }

@@ -44,16 +44,24 @@ struct ForwardLog {
     /// `2026-11-27T06:40:00Z build get https://github.com/ user "alice": answered`.
     /// `what`: the action, or "connection" for one that asked nothing.
     func write(_ name: String, _ what: String, _ request: Credential?, _ outcome: String, refusal: Bool = false) {
-        let admitted = memory?.admit(refusal: refusal, perMinute: refusal ? Self.refusalsPerMinute : Self.othersPerMinute)
+        // The kind of line: what was asked, where and for whom (not the path, which a
+        // flood varies) and whether it was refused.
+        let kind = memory?.digest([Value(what), request?.protocol, request?.host, request?.username, refusal ? "refused" : nil])
+        let admitted = kind.flatMap { memory?.admit(refusal: refusal, kind: $0, perMinute: refusal ? Self.refusalsPerMinute : Self.othersPerMinute) }
         guard admitted?.write ?? true else { return }
-        let untold = admitted?.untold ?? (refused: 0, other: 0)
+        sayUntold(name, admitted?.untold ?? (0, 0))
+        line(name, what, request, outcome)
+    }
+
+    /// The counts of lines not written, if any (serve's loop says them once a minute, and
+    /// as it stops: a flood's count is not left for a later request to tell).
+    func sayUntold(_ name: String, _ untold: (refused: Int64, other: Int64)) {
         if untold.refused > 0 {
-            line(name, "log", nil, "\(untold.refused) more refused request\(untold.refused == 1 ? "" : "s") not written (over \(Self.refusalsPerMinute) a minute)")
+            line(name, "log", nil, "\(untold.refused) more refused request\(untold.refused == 1 ? "" : "s") not written (over \(Self.refusalsPerMinute) a minute of kinds said already)")
         }
         if untold.other > 0 {
-            line(name, "log", nil, "\(untold.other) more request\(untold.other == 1 ? "" : "s") not written (over \(Self.othersPerMinute) answered a minute)")
+            line(name, "log", nil, "\(untold.other) more request\(untold.other == 1 ? "" : "s") not written (over \(Self.othersPerMinute) answered a minute of kinds said already)")
         }
-        line(name, what, request, outcome)
     }
 
     private func line(_ name: String, _ what: String, _ request: Credential?, _ outcome: String) {

@@ -55,14 +55,17 @@ struct ForwardRequestHandler {
                           + " (another account's password would be used there, and erased here when refused); on \(policy.name): \(AccountsByPath.remoteFix)")
         }
         connection.write(ForwardWire.wait(Int(PersonsHelpers.seconds) + Int(ForwardConfirmation.seconds) + 5), until: deadline)
-        // A get asks the helpers first: the person is asked only about a credential they have.
+        // The person is asked before any helper runs: a helper's own prompt (an OAuth sign-in
+        // in the browser) comes only after their yes, and a remote learns nothing of which
+        // accounts exist without one (helpers that ran first told existing from missing, for
+        // requests then refused as busy or abandoned: an attack round's findings).
+        if policy.confirm, let (reason, why) = confirm(action, request, on: connection) { return refuse(connection, reason, action, request, why) }
         var found: (answer: Credential, why: String)?
         if action == .get {
             let (answer, why) = PersonsHelpers.fill(request)
             guard let answer else { return refuse(connection, .nothing, action, request, why) }
             found = (answer, why)
         }
-        if policy.confirm, let (reason, why) = confirm(action, request, user: found?.answer.username, on: connection) { return refuse(connection, reason, action, request, why) }
         if let found {
             memory.remember(found.answer, for: request)
             log.write(policy.name, action.rawValue, request, found.why)
@@ -99,15 +102,14 @@ struct ForwardRequestHandler {
 
     /// The person's yes, or why not. One question at a time (the lock), and after a no,
     /// none for a while: a remote that asks again at once gets no for an answer. None for a
-    /// remote that is gone (closed its end while the helpers ran).
-    /// `user`: the user the helpers answer with (a get), named in the question.
-    func confirm(_ action: ForwardWire.Action, _ request: Credential, user: Value?, on connection: ForwardConnection) -> (ForwardWire.Refusal, String)? {
+    /// remote that is gone (closed its end before the question).
+    func confirm(_ action: ForwardWire.Action, _ request: Credential, on connection: ForwardConnection) -> (ForwardWire.Refusal, String)? {
         guard confirmations >= 0, lockf(confirmations, F_TLOCK, 0) == 0 else {
             return (.busy, "refused: another request is waiting for your confirmation")
         }
         if let declined = declinedLately() { return (.declined, declined) }
         guard !connection.closedByPeer else { return (.declined, "not asked: the remote closed the connection before the question") }
-        switch ForwardConfirmation.ask(question(action, request, user: user ?? request.username)) {
+        switch ForwardConfirmation.ask(question(action, request)) {
         case .yes: return nil
         case .no:
             var now = ForwardConnection.now
@@ -123,11 +125,12 @@ struct ForwardRequestHandler {
         connection.write(ForwardWire.none(reason), until: ForwardConnection.now + 1)
     }
 
-    /// What the person is asked: who asks, for what, for which place and user. The place
-    /// (the remote's values) is cut, never the user (the one the helpers answer with, for a
-    /// get): a long path must not push the real account out of the dialog, after text of
-    /// the remote's that names another (an attack round's finding).
-    func question(_ action: ForwardWire.Action, _ request: Credential, user: Value?) -> String {
+    /// What the person is asked: who asks, for what, for which place and user (the one the
+    /// request names; else git's choice here, which the log then names). The place is cut,
+    /// never the user: a long path must not push the account out of the dialog, after text
+    /// of the remote's that names another (an attack round's finding).
+    func question(_ action: ForwardWire.Action, _ request: Credential) -> String {
+        let user = request.username
         let what = switch action {
         case .store: "store a credential in your helpers for"
         case .erase: "erase your credential for"

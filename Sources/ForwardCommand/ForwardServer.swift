@@ -120,8 +120,14 @@ struct ForwardServer {
                                              fix: refused.fix).line(program: "git-credential-forward") + "\n")
         }
         var children = 0
+        var toldAt = ForwardConnection.now
         while Self.stopping == 0 && end.map({ ForwardConnection.now < $0 }) ?? true && !(watched?.ended ?? false) {
             while waitpid(-1, nil, WNOHANG) > 0 { children -= 1 }
+            // A flood's count, once a minute (else with the next line written, or at the end).
+            if ForwardConnection.now - toldAt >= 60 {
+                log.sayUntold(policy.name, memory.takeUntold())
+                toldAt = ForwardConnection.now
+            }
             var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 1000) > 0 else { continue }
             let fd = csocket_accept(listener)
@@ -155,6 +161,7 @@ struct ForwardServer {
         // helper finds no one at once rather than a dead socket.
         var now = stat()
         if lstat(socket, &now) == 0 && now.st_ino == bound.st_ino && now.st_dev == bound.st_dev { unlink(socket) }
+        log.sayUntold(policy.name, memory.takeUntold())
         let why = Self.stopping != 0 ? "" : watched?.ended == true ? " (process \(watched!.pid) ended)" : " (its --for time is up)"
         SystemIO.writeAll(2, "git-credential-forward: stopped serving \(policy.name)" + why + "\n")
         exit(0)

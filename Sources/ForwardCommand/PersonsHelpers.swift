@@ -61,7 +61,8 @@ enum PersonsHelpers {
     static func tell(_ action: ForwardWire.Action, _ request: Credential) -> String {
         let verb = action == .store ? "approve" : "reject"
         guard let result = git(verb, request) else { return "git does not run: \(SystemIO.errorText())" }
-        return result.succeeded ? (action == .store ? stored : "erased by your helpers")
+        // git's reject does not say whether a helper held it (with that password) to erase.
+        return result.succeeded ? (action == .store ? stored : "passed to your helpers to erase (each erases it if it holds it)")
             : "git credential \(verb) failed: \(result.lastErrorLine)"
     }
 }

@@ -21,13 +21,19 @@ final class ServeMemory: @unchecked Sendable {
     /// git stores after its fetch or push ends: a clone of a large repository may take minutes.
     static let answerSeconds: Int64 = 600
 
+    /// Lines of a kind not seen yet this minute (an action, host and user) are written past
+    /// the bound, up to this many kinds: a flood of one kind hides no other.
+    static let kindsAMinute = 64
+
     /// Words: 0-1 the key, 2 the next slot, 3 the log's minute, then per kind of line
-    /// (refusals, others) those written and those not; then per slot its time, digest and expiry.
+    /// (refusals, others) those written and those not; then per slot its time, digest and
+    /// expiry; then the kinds of line written this minute.
     private let words: UnsafeMutablePointer<Int64>
     private static let header = 8
+    private static var kinds: Int { header + 3 * slots }
 
     init() {
-        let size = (Self.header + 3 * Self.slots) * MemoryLayout<Int64>.size
+        let size = (Self.kinds + Self.kindsAMinute) * MemoryLayout<Int64>.size
         let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
         // No mapping (never seen): each child's own memory, so nothing is remembered.
         let base = (mapped == MAP_FAILED || mapped == nil) ? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8) : mapped!
@@ -39,14 +45,26 @@ final class ServeMemory: @unchecked Sendable {
 
     private static var now: Int64 { Int64(time(nil)) }
 
+    /// A digest of `values`, keyed by this serve's secret.
+    func digest(_ values: [Value?]) -> Int64 {
+        var hasher = Hasher()
+        hasher.combine(words[0])
+        hasher.combine(words[1])
+        for value in values {
+            hasher.combine(value?.bytes.count ?? -1)
+            value?.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        return Int64(hasher.finalize())
+    }
+
     /// What git's store would send of `answer` given for `request`: the place asked and
     /// what authenticates.
     private func digest(_ answer: Credential, for request: Credential) -> Int64 {
         var hasher = Hasher()
         hasher.combine(words[0])
         hasher.combine(words[1])
-        let host = request.host.map { Value($0.text.lowercased()) }
-        for value in [request.protocol, host, request.path, answer.username, answer.password, answer.authtype, answer.credential] {
+        // The host as spelled: a store under another case of it is another item for a helper.
+        for value in [request.protocol, request.host, request.path, answer.username, answer.password, answer.authtype, answer.credential] {
             hasher.combine(value?.bytes.count ?? -1)
             value?.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
@@ -77,19 +95,31 @@ final class ServeMemory: @unchecked Sendable {
         return (false, 0, 0)
     }
 
-    /// Whether a line may be written this minute (at most `perMinute` of its kind), and how
-    /// many of each kind were not written since the last line, to be said with this one.
-    func admit(refusal: Bool, perMinute: Int64) -> (write: Bool, untold: (refused: Int64, other: Int64)) {
+    /// Whether a line may be written this minute: one of a kind (`kind`: a digest) not
+    /// written yet this minute, or within `perMinute` of its sort (refusals, others); and
+    /// how many of each sort were not written since the last line, to be said with this one.
+    func admit(refusal: Bool, kind: Int64, perMinute: Int64) -> (write: Bool, untold: (refused: Int64, other: Int64)) {
         let minute = Self.now / 60
-        if words[3] != minute { (words[3], words[4], words[6]) = (minute, 0, 0) }
+        if words[3] != minute {
+            (words[3], words[4], words[6]) = (minute, 0, 0)
+            for index in 0..<Self.kindsAMinute { words[Self.kinds + index] = 0 }
+        }
         let written = refusal ? 4 : 6
-        guard words[written] < perMinute else {
+        let known = (0..<Self.kindsAMinute).contains { words[Self.kinds + $0] == kind }
+        let free = known ? nil : (0..<Self.kindsAMinute).first { words[Self.kinds + $0] == 0 }
+        guard free != nil || words[written] < perMinute else {
             words[written + 1] += 1
             return (false, (0, 0))
         }
+        if let free { words[Self.kinds + free] = kind }
         words[written] += 1
+        return (true, takeUntold())
+    }
+
+    /// The counts of lines not written, taken (said once).
+    func takeUntold() -> (refused: Int64, other: Int64) {
         let untold = (words[5], words[7])
         (words[5], words[7]) = (0, 0)
-        return (true, untold)
+        return untold
     }
 }

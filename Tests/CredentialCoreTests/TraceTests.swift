@@ -29,6 +29,11 @@ struct TraceTests {
         ("soft\u{ad}", #""soft\302\255""#), ("wj\u{2060}", #""wj\342\201\240""#), ("bom\u{feff}", #""bom\357\273\277""#),
         ("alm\u{61c}", #""alm\330\234""#), ("tag\u{e0041}", #""tag\363\240\201\201""#),
         ("café", "café"), ("e\u{301}", "e\u{301}"),
+        // Spaces other than ASCII's, letters that show nothing, private use: a path holding
+        // `x.git<NBSP>user<NBSP>alice-work?` read as the user of serve's question.
+        ("nb\u{a0}sp", #""nb\302\240sp""#), ("em\u{2003}", #""em\342\200\203""#), ("ideo\u{3000}", #""ideo\343\200\200""#),
+        ("fill\u{3164}", #""fill\343\205\244""#), ("fill\u{115f}", #""fill\341\205\237""#), ("blank\u{2800}", #""blank\342\240\200""#),
+        ("pua\u{e000}", #""pua\356\200\200""#),
     ])
     func quoting(text: String, expected: String) {
         #expect(Trace.quoted(text) == expected)

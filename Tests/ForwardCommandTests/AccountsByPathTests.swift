@@ -41,7 +41,7 @@ import Testing
 @Suite struct ServeMemoryTests {
     @Test func anAnswerIsTakenOnceAndOnlyAsAnswered() {
         let memory = ServeMemory()
-        let request = Credential(protocol: "https", host: "Example.com", path: "org/app.git")
+        let request = Credential(protocol: "https", host: "example.com", path: "org/app.git")
         var answer = Credential(username: "alice", password: "s3cret")
         answer.passwordExpiryUTC = 4102444800
         memory.remember(answer, for: request)
@@ -52,6 +52,9 @@ import Testing
         other = store
         other.path = "org/other.git"
         #expect(memory.answered(other).0 == false)
+        other = store
+        other.host = "Example.com"
+        #expect(memory.answered(other).0 == false, "another spelling of the host is another item for a helper")
         let taken = memory.answered(store)
         #expect(taken.0 && taken.expiry == 4102444800)
         #expect(memory.answered(store).0 == false, "taken twice")
@@ -59,13 +62,18 @@ import Testing
         #expect(memory.answered(store).0 == false)
     }
 
-    @Test func eachKindOfLineHasItsBoundAMinuteAndTheRestIsCounted() {
+    @Test func eachSortOfLineHasItsBoundAMinuteButANewKindIsAlwaysWritten() {
         let memory = ServeMemory()
-        let refused = (0..<25).map { _ in memory.admit(refusal: true, perMinute: 20) }
+        let flood = memory.digest(["get", "https", "example.com", "alice", "refused"])
+        let refused = (0..<25).map { _ in memory.admit(refusal: true, kind: flood, perMinute: 20) }
         // The minute may turn during the loop: then all are written.
         #expect(refused.filter(\.write).count == 20 || refused.allSatisfy(\.write))
-        let next = memory.admit(refusal: false, perMinute: 120)
-        #expect(next.write && (next.untold.refused == 5 || refused.allSatisfy(\.write)) && next.untold.other == 0)
-        #expect(memory.admit(refusal: false, perMinute: 120).untold.refused == 0)
+        // Another kind of line, a refusal or an answer, is written whatever the flood.
+        let other = memory.admit(refusal: true, kind: memory.digest(["get", "https", "example.com", "bob", "refused"]), perMinute: 20)
+        #expect(other.write && (other.untold.refused == 5 || refused.allSatisfy(\.write)))
+        let answered = memory.admit(refusal: false, kind: memory.digest(["get", "https", "example.com", "alice", nil]), perMinute: 120)
+        #expect(answered.write && answered.untold == (0, 0))
+        _ = memory.admit(refusal: true, kind: flood, perMinute: 20)
+        #expect(memory.takeUntold().refused <= 1 && memory.takeUntold() == (0, 0), "taken once")
     }
 }
