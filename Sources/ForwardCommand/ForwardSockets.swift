@@ -67,8 +67,17 @@ enum ForwardSockets {
         }
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return .absent }
-            return .untrusted(HelperError(.failure, "cannot examine \(path): \(SystemIO.errorText())", fix: "check the permissions of \(PrivateFiles.directory(of: path))"))
+            let code = errno
+            if code == ENOENT { return .absent }
+            let problem = SystemIO.errorText()
+            // A directory of another uid's that this one cannot look into: a container run as
+            // another user than the one whose forward it mounted.
+            var above = stat()
+            if code == EACCES, lstat(PrivateFiles.directory(of: path), &above) == 0, above.st_uid != geteuid() {
+                return .untrusted(HelperError(.failure, "cannot look for \(path): its directory belongs to uid \(above.st_uid), not to you (uid \(geteuid()))",
+                                              fix: "run git as uid \(above.st_uid) (a container: docker run --user \(above.st_uid))" + (named ? ", or " + aside : "")))
+            }
+            return .untrusted(HelperError(.failure, "cannot examine \(path): \(problem)", fix: "check the permissions of \(PrivateFiles.directory(of: path))"))
         }
         let type = info.st_mode & S_IFMT
         if type != S_IFSOCK {

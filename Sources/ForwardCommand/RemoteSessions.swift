@@ -94,7 +94,9 @@ struct RemoteSessions {
         }
         let own = directory.map { $0 + "/" + Self.sessionName + ".sock" }
         let ordered = found.sorted { ($0.path == own ? 1 : 0, $0.time) > ($1.path == own ? 1 : 0, $1.time) }.map(\.path)
-        return ordered + (PrivateFiles.exists(arrival) ? [arrival] : [])
+        // A named socket (a container's mount) is always tried: one it cannot even look at
+        // (a directory of another uid's) is then said as such, not as no socket at all.
+        return ordered + (PrivateFiles.exists(arrival) || directory == nil ? [arrival] : [])
     }
 
     enum Outcome {

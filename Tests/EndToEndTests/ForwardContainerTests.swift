@@ -92,6 +92,14 @@ struct ForwardContainerTests {
         let doctor = try container.run([BuiltProducts.forward, "doctor"], as: Sandbox.anotherUser)
         let socketLine = doctor.stdoutLines.first { $0.contains(" socket: ") } ?? doctor.stdoutText
         #expect(socketLine.hasPrefix("FAIL") && socketLine.contains("run git as uid \(geteuid())") && !doctor.stdoutText.contains("mv "), "\(doctor)")
+        // The forward's directory as serve makes it (0700): the other uid cannot even look
+        // into it, and is told whose it is (it read "no socket", as a session without one).
+        chmod(directory, 0o700)
+        let hidden = try container.run([BuiltProducts.forward, "get"], input: wire("protocol=http", "host=127.0.0.1"), as: Sandbox.anotherUser)
+        expectOneLineFailure(hidden, exitCode: 0, mentioning: ["cannot look for \(Container.mountPoint)/socket: its directory belongs to uid \(geteuid()), not to you (uid \(Sandbox.anotherUser))",
+                                                               "Fix: run git as uid \(geteuid()) (a container: docker run --user \(geteuid()))"])
+        let hiddenDoctor = try container.run([BuiltProducts.forward, "doctor"], as: Sandbox.anotherUser)
+        #expect(hiddenDoctor.stdoutLines.contains { $0.hasPrefix("FAIL  socket: cannot look for") } && !hiddenDoctor.stdoutText.contains("reconnect"), "\(hiddenDoctor)")
         usleep(200_000)
         #expect(serve.log.isEmpty, "the helper reached serve: \(serve.log)")
     }
