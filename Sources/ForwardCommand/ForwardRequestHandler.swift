@@ -129,8 +129,8 @@ struct ForwardRequestHandler {
     /// request names; else git's choice here, which the log then names). The place is cut,
     /// never the user: a long path must not push the account out of the dialog, after text
     /// of the remote's that names another (an attack round's finding).
+    /// The remote's values are quoted as the log quotes them (ForwardLog: escaped, each cut).
     func question(_ action: ForwardWire.Action, _ request: Credential) -> String {
-        let user = request.username
         let what = switch action {
         case .store: "store a credential in your helpers for"
         case .erase: "erase your credential for"
@@ -138,8 +138,8 @@ struct ForwardRequestHandler {
         }
         var place = request
         place.username = nil
-        let shown = Trace.printable(ForwardLog.place(place))
+        let shown = ForwardLog.place(place)
         let cut = shown.count > 120 ? String(shown.prefix(120)) + "...(cut)" : shown
-        return "Allow \(policy.name) to \(what) \(cut)" + (user.map { " user " + Trace.printable(ForwardLog.quoted($0)) } ?? "") + "?"
+        return "Allow \(policy.name) to \(what) \(cut)" + (request.username.map { " user " + ForwardLog.quoted($0) } ?? "") + "?"
     }
 }

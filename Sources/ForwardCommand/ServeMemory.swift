@@ -57,18 +57,10 @@ final class ServeMemory: @unchecked Sendable {
         return Int64(hasher.finalize())
     }
 
-    /// What git's store would send of `answer` given for `request`: the place asked and
-    /// what authenticates.
+    /// What git's store would send of `answer` given for `request`: the place asked (the
+    /// host as spelled: another case of it is another item for a helper) and what authenticates.
     private func digest(_ answer: Credential, for request: Credential) -> Int64 {
-        var hasher = Hasher()
-        hasher.combine(words[0])
-        hasher.combine(words[1])
-        // The host as spelled: a store under another case of it is another item for a helper.
-        for value in [request.protocol, request.host, request.path, answer.username, answer.password, answer.authtype, answer.credential] {
-            hasher.combine(value?.bytes.count ?? -1)
-            value?.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-        return Int64(hasher.finalize())
+        digest([request.protocol, request.host, request.path, answer.username, answer.password, answer.authtype, answer.credential])
     }
 
     func remember(_ answer: Credential, for request: Credential) {
